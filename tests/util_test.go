@@ -1,0 +1,10 @@
+package tests
+
+import "strings"
+
+func splitFields(s string) []string {
+	if s == "-" || s == "" {
+		return nil
+	}
+	return strings.Fields(s)
+}

@@ -1,0 +1,375 @@
+package variant960
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// StartFEN is the standard starting position.
+const StartFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+// FENError is a FEN rejected by ParseFEN; Field names the bad field.
+type FENError struct {
+	Field string
+	Msg   string
+}
+
+func (e *FENError) Error() string { return "invalid FEN: " + e.Field + ": " + e.Msg }
+
+func fenErr(field, format string, args ...any) error {
+	return &FENError{Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+// NewStartPosition returns the standard starting position.
+func NewStartPosition() *Position {
+	p, err := ParseFEN(StartFEN)
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+// MustParseFEN parses a FEN known to be valid and panics otherwise.
+func MustParseFEN(fen string) *Position {
+	p, err := ParseFEN(fen)
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+// ParseFEN reads standard FEN, X-FEN or Shredder-FEN. The move counters
+// may be left out. The position is validated; an error names the field.
+func ParseFEN(fen string) (*Position, error) {
+	f := strings.Fields(fen)
+	if len(f) < 4 {
+		if len(f) == 0 {
+			return nil, fenErr("fen", "empty")
+		}
+		return nil, fenErr("fen", "need at least 4 fields (placement, side, castling, en passant), got %d", len(f))
+	}
+	if len(f) > 6 {
+		return nil, fenErr("fen", "too many fields (%d), unexpected %q", len(f), f[6])
+	}
+	p := &Position{states: make([]state, 1, 256)}
+	st := &p.states[0]
+	st.ep = NoSquare
+	for i := range p.castleRook {
+		p.castleRook[i] = NoSquare
+	}
+
+	// 1. Piece placement.
+	ranks := strings.Split(f[0], "/")
+	if len(ranks) != 8 {
+		return nil, fenErr("piece placement", "need 8 ranks, got %d", len(ranks))
+	}
+	for i, row := range ranks {
+		r := 7 - i
+		file := 0
+		for _, ch := range row {
+			switch {
+			case ch >= '1' && ch <= '8':
+				file += int(ch - '0')
+			default:
+				idx := strings.IndexRune(pieceChars, ch)
+				if idx <= 0 || ch == ' ' {
+					return nil, fenErr("piece placement", "bad character %q in rank %d", ch, r+1)
+				}
+				if file > 7 {
+					return nil, fenErr("piece placement", "rank %d has more than 8 squares", r+1)
+				}
+				p.putPiece(Piece(idx), SquareOf(file, r))
+				file++
+			}
+			if file > 8 {
+				return nil, fenErr("piece placement", "rank %d has more than 8 squares", r+1)
+			}
+		}
+		if file != 8 {
+			return nil, fenErr("piece placement", "rank %d has %d squares, need 8", r+1, file)
+		}
+	}
+	for c := White; c <= Black; c++ {
+		name := [2]string{"white", "black"}[c]
+		if n := p.Pieces(c, King).Count(); n != 1 {
+			return nil, fenErr("piece placement", "%s has %d kings, need exactly 1", name, n)
+		}
+		if n := p.byColor[c].Count(); n > 16 {
+			return nil, fenErr("piece placement", "%s has %d pieces, at most 16 allowed", name, n)
+		}
+		if n := p.Pieces(c, Pawn).Count(); n > 8 {
+			return nil, fenErr("piece placement", "%s has %d pawns, at most 8 allowed", name, n)
+		}
+	}
+	if p.byType[Pawn]&(Rank1|Rank8) != 0 {
+		return nil, fenErr("piece placement", "pawn on the first or eighth rank (%s)", (p.byType[Pawn] & (Rank1 | Rank8)).LSB())
+	}
+
+	// 2. Side to move.
+	switch f[1] {
+	case "w", "W":
+		p.side = White
+	case "b", "B":
+		p.side = Black
+	default:
+		return nil, fenErr("side to move", "want w or b, got %q", f[1])
+	}
+	if p.Attacked(p.KingSquare(p.side^1), p.side, p.byType[0]) {
+		return nil, fenErr("side to move", "the side not to move (%s) is in check", [2]string{"white", "black"}[p.side^1])
+	}
+
+	// 3. Castling.
+	if f[2] != "-" {
+		for _, ch := range f[2] {
+			if err := p.addCastlingRight(ch); err != nil {
+				return nil, err
+			}
+		}
+	}
+
+	// 4. En passant.
+	if f[3] != "-" {
+		ep, ok := ParseSquare(strings.ToLower(f[3]))
+		if !ok {
+			return nil, fenErr("en passant", "bad square %q", f[3])
+		}
+		us := p.side
+		wantRank, pushed, origin := 5, ep-8, ep+8
+		if us == Black {
+			wantRank, pushed, origin = 2, ep+8, ep-8
+		}
+		if ep.Rank() != wantRank || p.board[pushed] != MakePiece(us^1, Pawn) ||
+			p.board[ep] != NoPiece || p.board[origin] != NoPiece {
+			return nil, fenErr("en passant", "square %s cannot exist here: no %s pawn just made a double step past it",
+				f[3], [2]string{"white", "black"}[us^1])
+		}
+		if p.epCapturable(ep, us) {
+			st.ep = ep
+		}
+	}
+
+	// 5-6. Counters.
+	if len(f) >= 5 {
+		n, err := strconv.Atoi(f[4])
+		if err != nil || n < 0 {
+			return nil, fenErr("halfmove clock", "want a non-negative number, got %q", f[4])
+		}
+		st.rule50 = n
+	}
+	full := 1
+	if len(f) == 6 {
+		n, err := strconv.Atoi(f[5])
+		if err != nil || n < 0 {
+			return nil, fenErr("fullmove number", "want a positive number, got %q", f[5])
+		}
+		full = max(n, 1)
+	}
+	p.ply = 2*(full-1) + int(p.side)
+	st.pliesFromNull = st.rule50
+
+	// Keys and check info.
+	for s := Square(0); s < 64; s++ {
+		if pc := p.board[s]; pc != NoPiece {
+			st.key ^= zPiece[pc][s]
+			if pc.Type() == Pawn {
+				st.pawnKey ^= zPiece[pc][s]
+			}
+		}
+	}
+	if p.side == Black {
+		st.key ^= zSide
+	}
+	st.key ^= p.castlingKey(st.castling)
+	if st.ep != NoSquare {
+		st.key ^= zEP[st.ep.File()]
+	}
+	p.setCheckInfo(st)
+	if st.checkers.Count() > 2 {
+		return nil, fenErr("piece placement", "the side to move is in check by %d pieces", st.checkers.Count())
+	}
+	return p, nil
+}
+
+// addCastlingRight reads one character of the castling field.
+func (p *Position) addCastlingRight(ch rune) error {
+	var c Color
+	switch {
+	case ch >= 'A' && ch <= 'Z':
+		c = White
+	case ch >= 'a' && ch <= 'z':
+		c = Black
+		ch -= 'a' - 'A'
+	default:
+		return fenErr("castling", "bad character %q", ch)
+	}
+	name := [2]string{"white", "black"}[c]
+	backRank := 0
+	if c == Black {
+		backRank = 7
+	}
+	ksq := p.KingSquare(c)
+	if ksq.Rank() != backRank {
+		return fenErr("castling", "%q: the %s king is not on its first rank", ch, name)
+	}
+	rooks := p.Pieces(c, Rook) & RankBB(backRank)
+	var rsq Square = NoSquare
+	switch {
+	case ch == 'K':
+		if b := rooks & ^(SquareBB(ksq)<<1 - 1); b != 0 { // files above the king
+			rsq = b.MSB()
+		}
+	case ch == 'Q':
+		if b := rooks & (SquareBB(ksq) - 1); b != 0 {
+			rsq = b.LSB()
+		}
+	case ch >= 'A' && ch <= 'H':
+		s := SquareOf(int(ch-'A'), backRank)
+		if rooks.Has(s) {
+			rsq = s
+		}
+	default:
+		return fenErr("castling", "bad character %q", ch)
+	}
+	if rsq == NoSquare {
+		return fenErr("castling", "%q: no %s rook on the square that right needs", ch, name)
+	}
+	side := KingSide
+	if rsq < ksq {
+		side = QueenSide
+	}
+	i := CastleIndex(c, side)
+	st := p.st()
+	if st.castling&(1<<i) != 0 {
+		if p.castleRook[i] == rsq {
+			return nil
+		}
+		return fenErr("castling", "%q: two %s castling rights on the same side", ch, name)
+	}
+	st.castling |= 1 << i
+	p.castleRook[i] = rsq
+	kto, rto := SquareOf(6, backRank), SquareOf(5, backRank)
+	if side == QueenSide {
+		kto, rto = SquareOf(2, backRank), SquareOf(3, backRank)
+	}
+	p.castlePath[i] = (betweenBB[ksq][kto] | SquareBB(kto) | betweenBB[rsq][rto] | SquareBB(rto)) &^ (SquareBB(ksq) | SquareBB(rsq))
+	p.castleWalk[i] = betweenBB[ksq][kto] | SquareBB(kto) | SquareBB(ksq)
+	p.castleMask[ksq] |= 3 << (2 * c)
+	p.castleMask[rsq] |= 1 << i
+	return nil
+}
+
+// Placement returns the first FEN field.
+func (p *Position) Placement() string {
+	var sb strings.Builder
+	for r := 7; r >= 0; r-- {
+		empty := 0
+		for f := 0; f < 8; f++ {
+			pc := p.board[SquareOf(f, r)]
+			if pc == NoPiece {
+				empty++
+				continue
+			}
+			if empty > 0 {
+				sb.WriteByte(byte('0' + empty))
+				empty = 0
+			}
+			sb.WriteString(pc.String())
+		}
+		if empty > 0 {
+			sb.WriteByte(byte('0' + empty))
+		}
+		if r > 0 {
+			sb.WriteByte('/')
+		}
+	}
+	return sb.String()
+}
+
+// castlingField writes the castling rights in one of three styles:
+// 's' Shredder (file letters), 'x' X-FEN, 'k' KQkq when every right is
+// a standard one (falls back to Shredder otherwise).
+func (p *Position) castlingField(style byte) string {
+	rights := p.st().castling
+	if rights == 0 {
+		return "-"
+	}
+	if style == 'k' {
+		for i := 0; i < 4; i++ {
+			if rights&(1<<i) == 0 {
+				continue
+			}
+			c := Color(i >> 1)
+			ksq, rsq := p.KingSquare(c), p.castleRook[i]
+			if ksq.File() != 4 || (rsq.File() != 0 && rsq.File() != 7) {
+				style = 's'
+			}
+		}
+	}
+	var sb strings.Builder
+	for i := 0; i < 4; i++ {
+		if rights&(1<<i) == 0 {
+			continue
+		}
+		c := Color(i >> 1)
+		rsq := p.castleRook[i]
+		ch := byte('A' + rsq.File())
+		if style != 's' {
+			ksq := p.KingSquare(c)
+			rooks := p.Pieces(c, Rook) & RankBB(rsq.Rank())
+			var beyond Bitboard
+			if i&1 == KingSide {
+				beyond = rooks & ^(SquareBB(rsq)<<1 - 1)
+				if rsq > ksq && beyond == 0 {
+					ch = 'K'
+				}
+			} else {
+				beyond = rooks & (SquareBB(rsq) - 1)
+				if rsq < ksq && beyond == 0 {
+					ch = 'Q'
+				}
+			}
+		}
+		if c == Black {
+			ch += 'a' - 'A'
+		}
+		sb.WriteByte(ch)
+	}
+	return sb.String()
+}
+
+func (p *Position) fen(style byte) string {
+	ep := "-"
+	if s := p.st().ep; s != NoSquare {
+		ep = s.String()
+	}
+	side := "w"
+	if p.side == Black {
+		side = "b"
+	}
+	return fmt.Sprintf("%s %s %s %s %d %d", p.Placement(), side, p.castlingField(style), ep, p.st().rule50, p.FullMove())
+}
+
+// FEN writes standard FEN (KQkq) when every castling right is the
+// standard one (king on e1/e8, rook on a or h), and Shredder-FEN otherwise.
+func (p *Position) FEN() string { return p.fen('k') }
+
+// ShredderFEN writes Shredder-FEN (castling by rook files, e.g. HAha).
+func (p *Position) ShredderFEN() string { return p.fen('s') }
+
+// XFEN writes X-FEN (KQkq for outermost rooks, file letters otherwise).
+func (p *Position) XFEN() string { return p.fen('x') }
+
+// String draws the board, for debugging.
+func (p *Position) String() string {
+	var sb strings.Builder
+	for r := 7; r >= 0; r-- {
+		for f := 0; f < 8; f++ {
+			sb.WriteString(p.board[SquareOf(f, r)].String())
+			sb.WriteByte(' ')
+		}
+		sb.WriteByte('\n')
+	}
+	sb.WriteString(p.FEN())
+	return sb.String()
+}

@@ -1,0 +1,470 @@
+package variant960
+
+// Castling-right indices: colour*2 + side, side 0 = king-side (the rook on
+// the h-file side of the king), 1 = queen-side.
+const (
+	KingSide  = 0
+	QueenSide = 1
+)
+
+// CastleIndex returns the index of a castling right.
+func CastleIndex(c Color, side int) int { return int(c)*2 + side }
+
+// state is what a move changes beyond the pieces and what unmaking needs.
+type state struct {
+	key           uint64
+	pawnKey       uint64
+	castling      uint8 // bit i set: right i (CastleIndex) held
+	ep            Square
+	rule50        int
+	pliesFromNull int
+	captured      Piece
+	checkers      Bitboard
+	pinned        Bitboard // pieces of the side to move pinned to its king
+	move          Move
+}
+
+// Position is a chess position with its game history (for repetition and
+// unmaking). Make and Unmake do not allocate once the history has grown to
+// the game's length.
+type Position struct {
+	board   [64]Piece
+	byType  [7]Bitboard // index 0: all pieces
+	byColor [2]Bitboard
+	side    Color
+	ply     int // plies since the start of the game (for the move counter)
+	// Castling geometry, fixed for a game: the rook square for each right
+	// (NoSquare if the right was never set up), the squares that must be
+	// empty, the king's walk, and which rights a square touches.
+	castleRook [4]Square
+	castlePath [4]Bitboard
+	castleWalk [4]Bitboard
+	castleMask [64]uint8
+	states     []state
+}
+
+func (p *Position) st() *state { return &p.states[len(p.states)-1] }
+
+// Zobrist keys.
+var (
+	zPiece    [16][64]uint64
+	zCastle   [2][8]uint64 // by colour and castling rook file
+	zEP       [8]uint64
+	zSide     uint64
+)
+
+func init() {
+	rng := prng(0x2545F4914F6CDD1D)
+	for p := range zPiece {
+		for s := range zPiece[p] {
+			zPiece[p][s] = rng.next()
+		}
+	}
+	for c := range zCastle {
+		for f := range zCastle[c] {
+			zCastle[c][f] = rng.next()
+		}
+	}
+	for f := range zEP {
+		zEP[f] = rng.next()
+	}
+	zSide = rng.next()
+}
+
+func (p *Position) castlingKey(rights uint8) uint64 {
+	var k uint64
+	for i := 0; i < 4; i++ {
+		if rights&(1<<i) != 0 {
+			k ^= zCastle[i>>1][p.castleRook[i].File()]
+		}
+	}
+	return k
+}
+
+// Side returns the side to move.
+func (p *Position) Side() Color { return p.side }
+
+// PieceOn returns the piece on a square.
+func (p *Position) PieceOn(s Square) Piece { return p.board[s] }
+
+// Occupied returns all pieces.
+func (p *Position) Occupied() Bitboard { return p.byType[0] }
+
+// ByColor returns the pieces of one colour.
+func (p *Position) ByColor(c Color) Bitboard { return p.byColor[c] }
+
+// ByType returns the pieces of one type, both colours.
+func (p *Position) ByType(t PieceType) Bitboard { return p.byType[t] }
+
+// Pieces returns the pieces of one colour and type.
+func (p *Position) Pieces(c Color, t PieceType) Bitboard { return p.byColor[c] & p.byType[t] }
+
+// KingSquare returns the square of c's king.
+func (p *Position) KingSquare(c Color) Square { return (p.byColor[c] & p.byType[King]).LSB() }
+
+// Key returns the Zobrist key.
+func (p *Position) Key() uint64 { return p.st().key }
+
+// PawnKey returns the Zobrist key of the pawns alone.
+func (p *Position) PawnKey() uint64 { return p.st().pawnKey }
+
+// EPSquare returns the en-passant square, or NoSquare. It is set only when
+// an en-passant capture is really legal.
+func (p *Position) EPSquare() Square { return p.st().ep }
+
+// Rule50 returns the half-move clock.
+func (p *Position) Rule50() int { return p.st().rule50 }
+
+// FullMove returns the full-move number.
+func (p *Position) FullMove() int { return 1 + p.ply/2 }
+
+// GamePly returns the number of plies played since the game's start
+// position (including those before the FEN, by its move number).
+func (p *Position) GamePly() int { return p.ply }
+
+// Checkers returns the pieces giving check.
+func (p *Position) Checkers() Bitboard { return p.st().checkers }
+
+// InCheck reports whether the side to move is in check.
+func (p *Position) InCheck() bool { return p.st().checkers != 0 }
+
+// Pinned returns the pieces of the side to move pinned to its king.
+func (p *Position) Pinned() Bitboard { return p.st().pinned }
+
+// Captured returns the piece captured by the last move, if any.
+func (p *Position) Captured() Piece { return p.st().captured }
+
+// LastMove returns the move that led to this position, or NoMove.
+func (p *Position) LastMove() Move { return p.st().move }
+
+// CastlingRights returns the rights as a 4-bit set indexed by CastleIndex.
+func (p *Position) CastlingRights() uint8 { return p.st().castling }
+
+// CastlingRook returns the rook square for a right, NoSquare if not held.
+func (p *Position) CastlingRook(c Color, side int) Square {
+	i := CastleIndex(c, side)
+	if p.st().castling&(1<<i) == 0 {
+		return NoSquare
+	}
+	return p.castleRook[i]
+}
+
+// AttackersTo returns the pieces of both colours attacking s given occ.
+func (p *Position) AttackersTo(s Square, occ Bitboard) Bitboard {
+	return (pawnAttacks[White][s] & p.Pieces(Black, Pawn)) |
+		(pawnAttacks[Black][s] & p.Pieces(White, Pawn)) |
+		(knightAttacks[s] & p.byType[Knight]) |
+		(kingAttacks[s] & p.byType[King]) |
+		(RookAttacks(s, occ) & (p.byType[Rook] | p.byType[Queen])) |
+		(BishopAttacks(s, occ) & (p.byType[Bishop] | p.byType[Queen]))
+}
+
+// Attacked reports whether colour by attacks s given occ.
+func (p *Position) Attacked(s Square, by Color, occ Bitboard) bool {
+	them := p.byColor[by]
+	return pawnAttacks[by^1][s]&p.byType[Pawn]&them != 0 ||
+		knightAttacks[s]&p.byType[Knight]&them != 0 ||
+		kingAttacks[s]&p.byType[King]&them != 0 ||
+		RookAttacks(s, occ)&(p.byType[Rook]|p.byType[Queen])&them != 0 ||
+		BishopAttacks(s, occ)&(p.byType[Bishop]|p.byType[Queen])&them != 0
+}
+
+// sliderBlockers returns the pieces (of either colour) that alone stand
+// between s and a slider of colour by.
+func (p *Position) sliderBlockers(s Square, by Color) Bitboard {
+	them := p.byColor[by]
+	snipers := ((RookAttacks(s, 0) & (p.byType[Rook] | p.byType[Queen])) |
+		(BishopAttacks(s, 0) & (p.byType[Bishop] | p.byType[Queen]))) & them
+	occ := p.byType[0]
+	var blockers Bitboard
+	for snipers != 0 {
+		b := betweenBB[s][snipers.PopLSB()] & occ
+		if b != 0 && !b.More() {
+			blockers |= b
+		}
+	}
+	return blockers
+}
+
+// setCheckInfo fills checkers and pinned for the side to move.
+func (p *Position) setCheckInfo(st *state) {
+	us := p.side
+	ksq := p.KingSquare(us)
+	st.checkers = p.AttackersTo(ksq, p.byType[0]) & p.byColor[us^1]
+	st.pinned = p.sliderBlockers(ksq, us^1) & p.byColor[us]
+}
+
+func (p *Position) putPiece(pc Piece, s Square) {
+	b := SquareBB(s)
+	p.board[s] = pc
+	p.byType[0] |= b
+	p.byType[pc.Type()] |= b
+	p.byColor[pc.Color()] |= b
+}
+
+func (p *Position) removePiece(s Square) {
+	pc := p.board[s]
+	b := SquareBB(s)
+	p.board[s] = NoPiece
+	p.byType[0] ^= b
+	p.byType[pc.Type()] ^= b
+	p.byColor[pc.Color()] ^= b
+}
+
+func (p *Position) movePiece(from, to Square) {
+	pc := p.board[from]
+	b := SquareBB(from) | SquareBB(to)
+	p.board[from] = NoPiece
+	p.board[to] = pc
+	p.byType[0] ^= b
+	p.byType[pc.Type()] ^= b
+	p.byColor[pc.Color()] ^= b
+}
+
+// epCapturable reports whether side us, to move, can legally capture en
+// passant onto ep (the pawn that just double-stepped stands behind it).
+func (p *Position) epCapturable(ep Square, us Color) bool {
+	capSq := ep - 8
+	if us == Black {
+		capSq = ep + 8
+	}
+	ksq := p.KingSquare(us)
+	them := us ^ 1
+	for b := pawnAttacks[them][ep] & p.Pieces(us, Pawn); b != 0; {
+		from := b.PopLSB()
+		occ := (p.byType[0] ^ SquareBB(from) ^ SquareBB(capSq)) | SquareBB(ep)
+		att := (RookAttacks(ksq, occ) & (p.byType[Rook] | p.byType[Queen])) |
+			(BishopAttacks(ksq, occ) & (p.byType[Bishop] | p.byType[Queen]))
+		att |= knightAttacks[ksq] & p.byType[Knight]
+		att |= pawnAttacks[us][ksq] & p.byType[Pawn] &^ SquareBB(capSq)
+		if att&p.byColor[them] == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Make plays a legal (or IsLegal-checked pseudo-legal) move.
+func (p *Position) Make(m Move) {
+	p.states = append(p.states, state{})
+	st := &p.states[len(p.states)-1]
+	prev := &p.states[len(p.states)-2]
+	st.key = prev.key ^ zSide
+	st.pawnKey = prev.pawnKey
+	st.castling = prev.castling
+	st.rule50 = prev.rule50 + 1
+	st.pliesFromNull = prev.pliesFromNull + 1
+	st.ep = NoSquare
+	st.move = m
+	if prev.ep != NoSquare {
+		st.key ^= zEP[prev.ep.File()]
+	}
+	us, them := p.side, p.side^1
+	from, to := m.From(), m.To()
+	pc := p.board[from]
+
+	switch m.Kind() {
+	case KindCastling:
+		kto, rto := m.CastlingKingTo(), m.CastlingRookTo()
+		rook := p.board[to]
+		p.removePiece(from)
+		p.removePiece(to)
+		p.putPiece(pc, kto)
+		p.putPiece(rook, rto)
+		st.key ^= zPiece[pc][from] ^ zPiece[pc][kto] ^ zPiece[rook][to] ^ zPiece[rook][rto]
+	case KindEnPassant:
+		capSq := to - 8
+		if us == Black {
+			capSq = to + 8
+		}
+		st.captured = p.board[capSq]
+		p.removePiece(capSq)
+		p.movePiece(from, to)
+		k := zPiece[st.captured][capSq] ^ zPiece[pc][from] ^ zPiece[pc][to]
+		st.key ^= k
+		st.pawnKey ^= k
+		st.rule50 = 0
+	default:
+		if cap := p.board[to]; cap != NoPiece {
+			st.captured = cap
+			p.removePiece(to)
+			st.key ^= zPiece[cap][to]
+			if cap.Type() == Pawn {
+				st.pawnKey ^= zPiece[cap][to]
+			}
+			st.rule50 = 0
+		}
+		if promo := m.Promotion(); promo != NoPieceType {
+			np := MakePiece(us, promo)
+			p.removePiece(from)
+			p.putPiece(np, to)
+			st.key ^= zPiece[pc][from] ^ zPiece[np][to]
+			st.pawnKey ^= zPiece[pc][from]
+		} else {
+			p.movePiece(from, to)
+			st.key ^= zPiece[pc][from] ^ zPiece[pc][to]
+			if pc.Type() == Pawn {
+				st.pawnKey ^= zPiece[pc][from] ^ zPiece[pc][to]
+			}
+		}
+		if pc.Type() == Pawn {
+			st.rule50 = 0
+			if d := int(to) - int(from); d == 16 || d == -16 {
+				ep := Square((int(from) + int(to)) / 2)
+				if pawnAttacks[us][ep]&p.Pieces(them, Pawn) != 0 && p.epCapturable(ep, them) {
+					st.ep = ep
+					st.key ^= zEP[ep.File()]
+				}
+			}
+		}
+	}
+	if cm := p.castleMask[from] | p.castleMask[to]; cm != 0 && st.castling&cm != 0 {
+		st.key ^= p.castlingKey(st.castling)
+		st.castling &^= cm
+		st.key ^= p.castlingKey(st.castling)
+	}
+	p.side = them
+	p.ply++
+	p.setCheckInfo(st)
+}
+
+// Unmake takes back the last move made with Make.
+func (p *Position) Unmake() {
+	st := p.st()
+	m := st.move
+	p.side ^= 1
+	p.ply--
+	us := p.side
+	from, to := m.From(), m.To()
+	switch m.Kind() {
+	case KindCastling:
+		kto, rto := m.CastlingKingTo(), m.CastlingRookTo()
+		king, rook := p.board[kto], p.board[rto]
+		p.removePiece(kto)
+		p.removePiece(rto)
+		p.putPiece(king, from)
+		p.putPiece(rook, to)
+	case KindEnPassant:
+		p.movePiece(to, from)
+		capSq := to - 8
+		if us == Black {
+			capSq = to + 8
+		}
+		p.putPiece(st.captured, capSq)
+	case KindPromotion:
+		p.removePiece(to)
+		p.putPiece(MakePiece(us, Pawn), from)
+		if st.captured != NoPiece {
+			p.putPiece(st.captured, to)
+		}
+	default:
+		p.movePiece(to, from)
+		if st.captured != NoPiece {
+			p.putPiece(st.captured, to)
+		}
+	}
+	p.states = p.states[:len(p.states)-1]
+}
+
+// MakeNull passes the turn (for null-move pruning). Not legal in check.
+func (p *Position) MakeNull() {
+	p.states = append(p.states, state{})
+	st := &p.states[len(p.states)-1]
+	prev := &p.states[len(p.states)-2]
+	*st = *prev
+	st.move = NullMove
+	st.key ^= zSide
+	if prev.ep != NoSquare {
+		st.key ^= zEP[prev.ep.File()]
+		st.ep = NoSquare
+	}
+	st.rule50++
+	st.pliesFromNull = 0
+	st.captured = NoPiece
+	p.side ^= 1
+	p.ply++
+	p.setCheckInfo(st)
+}
+
+// UnmakeNull takes back MakeNull.
+func (p *Position) UnmakeNull() {
+	p.side ^= 1
+	p.ply--
+	p.states = p.states[:len(p.states)-1]
+}
+
+// IsRepetition reports whether the position occurred before since the
+// last irreversible move (a single earlier occurrence counts, as engines
+// use it in search).
+func (p *Position) IsRepetition() bool {
+	st := p.st()
+	end := min(st.rule50, st.pliesFromNull)
+	n := len(p.states) - 1
+	for i := 4; i <= end && n-i >= 0; i += 2 {
+		if p.states[n-i].key == st.key {
+			return true
+		}
+	}
+	return false
+}
+
+// RepetitionCount returns how many times the current position occurred
+// before, within the reversible history.
+func (p *Position) RepetitionCount() int {
+	st := p.st()
+	end := min(st.rule50, st.pliesFromNull)
+	n := len(p.states) - 1
+	c := 0
+	for i := 4; i <= end && n-i >= 0; i += 2 {
+		if p.states[n-i].key == st.key {
+			c++
+		}
+	}
+	return c
+}
+
+// InsufficientMaterial reports a dead position by material: K v K, K+minor
+// v K, and any number of bishops all on one square colour.
+func (p *Position) InsufficientMaterial() bool {
+	if p.byType[Pawn]|p.byType[Rook]|p.byType[Queen] != 0 {
+		return false
+	}
+	minors := p.byType[Knight] | p.byType[Bishop]
+	if minors.Count() <= 1 {
+		return true
+	}
+	if p.byType[Knight] == 0 {
+		b := p.byType[Bishop]
+		return b&LightSquares == 0 || b&DarkSquares == 0
+	}
+	return false
+}
+
+// IsDraw reports a draw by the fifty-move rule, repetition (one earlier
+// occurrence, as in search) or insufficient material. It does not look
+// for stalemate.
+func (p *Position) IsDraw() bool {
+	if p.st().rule50 >= 100 {
+		if !p.InCheck() {
+			return true
+		}
+		var ml MoveList
+		p.GenerateLegal(&ml)
+		return ml.N > 0
+	}
+	return p.IsRepetition() || p.InsufficientMaterial()
+}
+
+// Copy returns a deep copy with its own history.
+func (p *Position) Copy() *Position {
+	q := *p
+	q.states = make([]state, len(p.states), max(cap(p.states), 256))
+	copy(q.states, p.states)
+	return &q
+}
+
+// NonPawnMaterial reports whether colour c has a piece other than pawns
+// and king (a zugzwang guard for null-move pruning).
+func (p *Position) NonPawnMaterial(c Color) bool {
+	return p.byColor[c]&^(p.byType[Pawn]|p.byType[King]) != 0
+}
