@@ -14,17 +14,17 @@ func TestFENErrorsNameTheField(t *testing.T) {
 		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "piece placement"},
 		{"rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "piece placement"},
 		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1", "piece placement"},
-		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQQBNR w - - 0 1", "piece placement"},       // no white king
-		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKKBNR w - - 0 1", "piece placement"},       // two kings
-		{"rnbqkbnP/pppppppp/8/8/8/8/PPPPPPP1/RNBQKBNR w - - 0 1", "piece placement"},       // pawn on 8th
-		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNp w - - 0 1", "piece placement"},       // pawn on 1st
-		{"rnbqkbnr/pppppppp/8/8/8/QQQ5/PPPPPPPP/RNBQKBNR w - - 0 1", "piece placement"},    // 19 pieces
+		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQQBNR w - - 0 1", "piece placement"},    // no white king
+		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKKBNR w - - 0 1", "piece placement"},    // two kings
+		{"rnbqkbnP/pppppppp/8/8/8/8/PPPPPPP1/RNBQKBNR w - - 0 1", "piece placement"},    // pawn on 8th
+		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNp w - - 0 1", "piece placement"},    // pawn on 1st
+		{"rnbqkbnr/pppppppp/8/8/8/QQQ5/PPPPPPPP/RNBQKBNR w - - 0 1", "piece placement"}, // 19 pieces
 		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "side to move"},
-		{"rnbqkbnr/ppppp1pp/8/7Q/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1", "side to move"},     // black in check, white to move
-		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1", "castling"},          // no h1 rook
+		{"rnbqkbnr/ppppp1pp/8/7Q/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1", "side to move"}, // black in check, white to move
+		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1", "castling"},      // no h1 rook
 		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkqX - 0 1", "castling"},
-		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w C - 0 1", "castling"},             // no rook on c1
-		{"rnbqkbnr/pppppppp/8/8/8/4K3/PPPPPPPP/RNBQ1BNR w K - 0 1", "castling"},          // king off its rank
+		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w C - 0 1", "castling"},   // no rook on c1
+		{"rnbqkbnr/pppppppp/8/8/8/4K3/PPPPPPPP/RNBQ1BNR w K - 0 1", "castling"}, // king off its rank
 		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1", "en passant"},
 		{"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e4 0 1", "en passant"},
 		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq zz 0 1", "en passant"},
@@ -125,7 +125,7 @@ func TestDraws(t *testing.T) {
 		{"8/8/8/4k3/8/8/8/4K3 w - - 0 1", true},
 		{"8/8/8/4k3/8/8/8/4KN2 w - - 0 1", true},
 		{"8/8/8/4k3/8/8/8/4KB2 w - - 0 1", true},
-		{"8/8/8/4kb2/8/8/8/4KB2 w - - 0 1", true}, // f5 and f1: same colour
+		{"8/8/8/4kb2/8/8/8/4KB2 w - - 0 1", true},   // f5 and f1: same colour
 		{"8/8/8/4k1b1/8/8/8/4KB2 w - - 0 1", false}, // g5 and f1: opposite colours, mate exists
 		{"8/8/8/4kn2/8/8/8/4KN2 w - - 0 1", false},
 		{"8/8/8/4k3/8/8/4P3/4K3 w - - 0 1", false},

@@ -47,10 +47,10 @@ func (p *Position) st() *state { return &p.states[len(p.states)-1] }
 
 // Zobrist keys.
 var (
-	zPiece    [16][64]uint64
-	zCastle   [2][8]uint64 // by colour and castling rook file
-	zEP       [8]uint64
-	zSide     uint64
+	zPiece  [16][64]uint64
+	zCastle [2][8]uint64 // by colour and castling rook file
+	zEP     [8]uint64
+	zSide   uint64
 )
 
 func init() {
