@@ -155,3 +155,39 @@ func TestDraws(t *testing.T) {
 		t.Error("mate taken for a fifty-move draw")
 	}
 }
+
+func TestGivesCheckAndSEE(t *testing.T) {
+	n := 0
+	for _, row := range readTSV(t, "perft960_tricky.tsv") {
+		p := v.MustParseFEN(row["fen_shredder"])
+		var walk func(d int)
+		walk = func(d int) {
+			var ml v.MoveList
+			p.GenerateLegal(&ml)
+			for _, m := range ml.Slice() {
+				gc := p.GivesCheck(m)
+				p.Make(m)
+				if gc != p.InCheck() {
+					t.Fatalf("GivesCheck(%s) = %v in %s", m, gc, row["fen_shredder"])
+				}
+				n++
+				if d > 1 {
+					walk(d - 1)
+				}
+				p.Unmake()
+			}
+		}
+		walk(2)
+	}
+	// SEE: pawn takes defended knight wins; queen takes defended pawn loses.
+	p := v.MustParseFEN("4k3/8/3p4/4n3/3P4/8/8/3QK3 w - - 0 1")
+	m, _ := p.ParseMove("d4e5")
+	if !p.SEE(m, 0) || !p.SEE(m, 200) || p.SEE(m, 400) {
+		t.Error("SEE d4xe5")
+	}
+	q := v.MustParseFEN("4k3/8/3p4/4p3/8/8/8/4QK2 w - - 0 1")
+	m, _ = q.ParseMove("e1e5")
+	if q.SEE(m, 0) || !q.SEE(m, -900) {
+		t.Error("SEE Qxe5")
+	}
+}

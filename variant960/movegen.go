@@ -382,13 +382,49 @@ func (p *Position) attacksFrom(pt PieceType, s Square) Bitboard {
 	return 0
 }
 
-// GivesCheck reports whether a legal move gives check (by making it on a
-// scratch basis: cheap enough for search's uses).
+// GivesCheck reports whether a legal move gives check. Normal moves are
+// decided from attack tables; the rarer kinds are made and taken back.
 func (p *Position) GivesCheck(m Move) bool {
-	p.Make(m)
-	c := p.st().checkers != 0
-	p.Unmake()
-	return c
+	if m.Kind() != KindNormal {
+		p.Make(m)
+		c := p.st().checkers != 0
+		p.Unmake()
+		return c
+	}
+	us := p.side
+	from, to := m.From(), m.To()
+	ksq := p.KingSquare(us ^ 1)
+	occ := (p.byType[0] ^ SquareBB(from)) | SquareBB(to)
+	// Direct check.
+	switch p.board[from].Type() {
+	case Pawn:
+		if pawnAttacks[us][to].Has(ksq) {
+			return true
+		}
+	case Knight:
+		if knightAttacks[to].Has(ksq) {
+			return true
+		}
+	case Bishop:
+		if BishopAttacks(to, occ).Has(ksq) {
+			return true
+		}
+	case Rook:
+		if RookAttacks(to, occ).Has(ksq) {
+			return true
+		}
+	case Queen:
+		if QueenAttacks(to, occ).Has(ksq) {
+			return true
+		}
+	}
+	// Discovered check: only if from was on a line to the king.
+	if lineBB[ksq][from] == 0 {
+		return false
+	}
+	own := p.byColor[us] &^ SquareBB(from)
+	return (RookAttacks(ksq, occ)&(p.byType[Rook]|p.byType[Queen])&own)|
+		(BishopAttacks(ksq, occ)&(p.byType[Bishop]|p.byType[Queen])&own) != 0
 }
 
 // Perft counts leaf nodes at the given depth (bulk counting at the last
