@@ -221,7 +221,7 @@ func kingDanger(p *v.Position, ei *evalInfo, c v.Color, occ v.Bitboard) Score {
 		return 0
 	}
 	k := ei.ksq[c]
-	units := ei.kUnits[them] + P.KingAdjacentUnit*ei.kAdj[them]
+	units := ei.kUnits[them] + P.KingAdjacentUnit*ei.kAdj[them] + P.KingAttackerUnit*(ei.kAtt[them]-1)
 	weak := ei.zone[c] & ei.attAll[them] &^ ei.attBy2[c] &
 		(ei.attBy[c][v.King] | ei.attBy[c][v.Queen] | ^ei.attAll[c])
 	units += P.KingWeakSquare * weak.Count()

@@ -245,15 +245,15 @@ func TestKPK(t *testing.T) {
 		{"8/8/3k4/8/8/3K4/3P4/8 w - - 0 1", true},
 		{"7k/8/8/8/8/8/P7/K7 w - - 0 1", true}, // square rule: black king too far
 		{"3k4/8/3K4/3P4/8/8/8/8 b - - 0 1", true},
-		{"3k4/8/3K4/3P4/8/8/8/8 w - - 0 1", true}, // king on the 6th in front of its pawn
+		{"3k4/8/3K4/3P4/8/8/8/8 w - - 0 1", true},  // king on the 6th in front of its pawn
 		{"3k4/8/8/3K4/3P4/8/8/8 b - - 0 1", false}, // Black keeps the opposition
 		{"3k4/8/8/3K4/3P4/8/8/8 w - - 0 1", true},
 		{"3k4/8/3P4/3K4/8/8/8/8 w - - 0 1", false}, // Ke6 Ke8 d7+ Kd8 Kd6 stalemate
 		{"3k4/3P4/3K4/8/8/8/8/8 b - - 0 1", false}, // stalemate
 		{"3k4/8/8/3P4/3K4/8/8/8 w - - 0 1", false},
 		{"8/8/8/8/8/4k3/4p3/4K3 w - - 0 1", false}, // black pawn, stalemate
-		{"8/8/8/8/8/4k3/4p3/3K4 w - - 0 1", true}, // Black wins (decisive)
-		{"8/8/8/8/8/4k3/4p3/4K3 b - - 0 1", true}, // ...Kd3 Kf2 Kd2: Black wins
+		{"8/8/8/8/8/4k3/4p3/3K4 w - - 0 1", true},  // Black wins (decisive)
+		{"8/8/8/8/8/4k3/4p3/4K3 b - - 0 1", true},  // ...Kd3 Kf2 Kd2: Black wins
 	}
 	for _, c := range cases {
 		s := whiteEval(t, c.fen)

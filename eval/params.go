@@ -47,6 +47,7 @@ type Params struct {
 	// King safety: attack units, summed and squared.
 	KingAttackWeight [7]int // per attacking piece, by its type
 	KingAdjacentUnit int    // per attack on a square next to the king
+	KingAttackerUnit int    // per attacking piece beyond the first
 	KingWeakSquare   int    // per zone square attacked and defended only by king/queen
 	KingSafeCheck    [7]int // a safe check is available to a piece of this type
 	KingNoQueen      int    // units removed when the attacker has no queen
@@ -150,12 +151,13 @@ func defaultParams() Params {
 
 	p.KingAttackWeight = [7]int{0, 0, 20, 20, 28, 45, 0}
 	p.KingAdjacentUnit = 8
+	p.KingAttackerUnit = 15
 	p.KingWeakSquare = 6
 	p.KingSafeCheck = [7]int{0, 0, 30, 20, 35, 40, 0}
 	p.KingNoQueen = 50
-	p.KingDangerDiv = 220
+	p.KingDangerDiv = 160
 	p.KingDangerEGDiv = 8
-	p.KingDangerMax = 420
+	p.KingDangerMax = 380
 	p.Shelter = [8]int{-30, 24, 14, 4, 0, 0, 0, 0}
 	p.Storm = [8]int{0, -8, -28, -18, -8, 0, 0, 0}
 	p.StormBlocked = -4
@@ -175,8 +177,8 @@ func defaultParams() Params {
 	p.KnightOutpost = S(25, 15)
 	p.BishopOutpost = S(15, 8)
 	p.Tempo = S(18, 8)
-	p.CorneredBishop = S(-35, -20)
-	p.CorneredBlock = S(-30, -20)
+	p.CorneredBishop = S(-22, -12)
+	p.CorneredBlock = S(-22, -12)
 	p.Undeveloped = S(-12, 0)
 	p.CastlingRight = S(12, 0)
 
@@ -187,7 +189,7 @@ func defaultParams() Params {
 	p.ScaleOCBPer = 8
 	p.ScaleOCBPcs = 48
 	p.ScaleEqual = 44
-	p.ScaleNoPawn = 12
+	p.ScaleNoPawn = 10
 	return p
 }
 
