@@ -101,6 +101,46 @@ const MaxMoves = 256
 type MoveList struct {
 	Moves [MaxMoves]Move
 	N     int
+	// countOnly makes the generators count moves without writing them
+	// (perft's bulk counting at the last ply).
+	countOnly bool
+}
+
+// addTargets adds a move from one square to each target.
+func (l *MoveList) addTargets(from Square, b Bitboard) {
+	if l.countOnly {
+		l.N += b.Count()
+		return
+	}
+	for b != 0 {
+		l.Moves[l.N] = NewMove(from, b.PopLSB())
+		l.N++
+	}
+}
+
+// addPawnTargets adds a pawn move to each target, from target-delta.
+func (l *MoveList) addPawnTargets(b Bitboard, delta int) {
+	if l.countOnly {
+		l.N += b.Count()
+		return
+	}
+	for b != 0 {
+		to := b.PopLSB()
+		l.Moves[l.N] = NewMove(to-Square(delta), to)
+		l.N++
+	}
+}
+
+// addPromotionTargets adds the four promotions to each target.
+func (l *MoveList) addPromotionTargets(b Bitboard, delta int) {
+	if l.countOnly {
+		l.N += 4 * b.Count()
+		return
+	}
+	for b != 0 {
+		to := b.PopLSB()
+		addPromotions(l, to-Square(delta), to)
+	}
 }
 
 // Add appends a move.

@@ -62,9 +62,7 @@ func (p *Position) generate(ml *MoveList, gt GenType, legal bool) {
 			}
 		}
 	} else {
-		for b != 0 {
-			ml.Add(NewMove(ksq, b.PopLSB()))
-		}
+		ml.addTargets(ksq, b)
 	}
 	if checkers.More() {
 		return
@@ -83,9 +81,7 @@ func (p *Position) generate(ml *MoveList, gt GenType, legal bool) {
 	target &= checkMask
 	for pieces := own & p.byType[Knight] &^ pinned; pieces != 0; {
 		from := pieces.PopLSB()
-		for a := knightAttacks[from] & target; a != 0; {
-			ml.Add(NewMove(from, a.PopLSB()))
-		}
+		ml.addTargets(from, knightAttacks[from]&target)
 	}
 	for pieces := own & (p.byType[Bishop] | p.byType[Queen]); pieces != 0; {
 		from := pieces.PopLSB()
@@ -93,9 +89,7 @@ func (p *Position) generate(ml *MoveList, gt GenType, legal bool) {
 		if pinned.Has(from) {
 			a &= lineBB[ksq][from]
 		}
-		for a != 0 {
-			ml.Add(NewMove(from, a.PopLSB()))
-		}
+		ml.addTargets(from, a)
 	}
 	for pieces := own & (p.byType[Rook] | p.byType[Queen]); pieces != 0; {
 		from := pieces.PopLSB()
@@ -103,9 +97,7 @@ func (p *Position) generate(ml *MoveList, gt GenType, legal bool) {
 		if pinned.Has(from) {
 			a &= lineBB[ksq][from]
 		}
-		for a != 0 {
-			ml.Add(NewMove(from, a.PopLSB()))
-		}
+		ml.addTargets(from, a)
 	}
 	if gt != GenNoisy && checkers == 0 {
 		for side := 0; side < 2; side++ {
@@ -174,43 +166,16 @@ func (p *Position) genPawns(ml *MoveList, gt GenType, checkMask, pinned Bitboard
 	if gt != GenNoisy {
 		one := shift(norm, up) & empty
 		two := shift(one&rank3, up) & empty & checkMask
-		one &= checkMask
-		for one != 0 {
-			to := one.PopLSB()
-			ml.Add(NewMove(to-Square(up), to))
-		}
-		for two != 0 {
-			to := two.PopLSB()
-			ml.Add(NewMove(to-Square(2*up), to))
-		}
+		ml.addPawnTargets(one&checkMask, up)
+		ml.addPawnTargets(two, 2*up)
 	}
 	if gt != GenQuiet {
-		capL := shift(norm&^FileA, left) & enemy & checkMask
-		capR := shift(norm&^FileH, right) & enemy & checkMask
-		for capL != 0 {
-			to := capL.PopLSB()
-			ml.Add(NewMove(to-Square(left), to))
-		}
-		for capR != 0 {
-			to := capR.PopLSB()
-			ml.Add(NewMove(to-Square(right), to))
-		}
+		ml.addPawnTargets(shift(norm&^FileA, left)&enemy&checkMask, left)
+		ml.addPawnTargets(shift(norm&^FileH, right)&enemy&checkMask, right)
 		if promo != 0 {
-			pushP := shift(promo, up) & empty & checkMask
-			capL := shift(promo&^FileA, left) & enemy & checkMask
-			capR := shift(promo&^FileH, right) & enemy & checkMask
-			for pushP != 0 {
-				to := pushP.PopLSB()
-				addPromotions(ml, to-Square(up), to)
-			}
-			for capL != 0 {
-				to := capL.PopLSB()
-				addPromotions(ml, to-Square(left), to)
-			}
-			for capR != 0 {
-				to := capR.PopLSB()
-				addPromotions(ml, to-Square(right), to)
-			}
+			ml.addPromotionTargets(shift(promo, up)&empty&checkMask, up)
+			ml.addPromotionTargets(shift(promo&^FileA, left)&enemy&checkMask, left)
+			ml.addPromotionTargets(shift(promo&^FileH, right)&enemy&checkMask, right)
 		}
 		if ep := p.st().ep; ep != NoSquare {
 			for b := pawnAttacks[them][ep] & pawns; b != 0; {
@@ -242,7 +207,7 @@ func (p *Position) genPawns(ml *MoveList, gt GenType, checkMask, pinned Bitboard
 			to := dest.PopLSB()
 			if rank7.Has(from) {
 				if gt != GenQuiet {
-					addPromotions(ml, from, to)
+					ml.addPromotionTargets(SquareBB(to), int(to)-int(from))
 				}
 			} else if gt == GenAll || (gt == GenNoisy) == enemy.Has(to) {
 				ml.Add(NewMove(from, to))
@@ -434,10 +399,12 @@ func (p *Position) Perft(depth int) uint64 {
 		return 1
 	}
 	var ml MoveList
-	p.generate(&ml, GenAll, true)
 	if depth == 1 {
+		ml.countOnly = true
+		p.generate(&ml, GenAll, true)
 		return uint64(ml.N)
 	}
+	p.generate(&ml, GenAll, true)
 	var n uint64
 	for _, m := range ml.Moves[:ml.N] {
 		p.Make(m)

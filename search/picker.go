@@ -1,0 +1,282 @@
+package search
+
+import (
+	v "github.com/rochade/rochade/variant960"
+)
+
+// History tables, per thread.
+const histMax = 16384
+
+// contHist is indexed [prevPiece][prevTo][piece][to].
+type contHistTable [16 * 64][16 * 64]int16
+
+type histories struct {
+	butterfly [2][64 * 64]int16
+	capture   [16][64][8]int16 // [piece][to][captured type]
+	cont      *contHistTable
+	counter   [16][64]v.Move // countermove by [prev piece][prev to]
+}
+
+func gravity(h *int16, bonus int) {
+	b := max(-histMax, min(histMax, bonus))
+	*h += int16(b - int(*h)*abs(b)/histMax)
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func histBonus(depth int) int { return min(2000, 180*depth-100) }
+
+// Picker stages.
+const (
+	stTT = iota
+	stGenNoisy
+	stGoodNoisy
+	stKiller1
+	stKiller2
+	stCounter
+	stGenQuiet
+	stQuiet
+	stBadNoisy
+	stDone
+	stEvTT
+	stEvGen
+	stEvasion
+	stQsTT
+	stQsGen
+	stQsNoisy
+)
+
+var mvvValue = [8]int{0, 100, 300, 320, 500, 900, 0, 0}
+
+type scoredMove struct {
+	m     v.Move
+	score int
+}
+
+// picker hands out moves in stages, generating only what is needed. Moves
+// are pseudo-legal; the search vets them with IsLegal.
+type picker struct {
+	pos       *v.Position
+	t         *thread
+	ply       int
+	stage     int
+	ttMove    v.Move
+	killers   [2]v.Move
+	counter   v.Move
+	list      [v.MaxMoves]scoredMove
+	n, cur    int
+	bad       [v.MaxMoves]v.Move
+	nBad      int
+	curBad    int
+	skipQuiet bool
+	ml        v.MoveList
+}
+
+func (pk *picker) init(t *thread, ply int, ttMove v.Move, qsearch bool) {
+	pk.t, pk.pos, pk.ply = t, t.pos, ply
+	pk.n, pk.cur, pk.nBad, pk.curBad = 0, 0, 0, 0
+	pk.skipQuiet = false
+	pk.ttMove = v.NoMove
+	if ttMove != v.NoMove && pk.pos.IsPseudoLegal(ttMove) {
+		pk.ttMove = ttMove
+	}
+	switch {
+	case pk.pos.InCheck():
+		pk.stage = stEvTT
+	case qsearch:
+		pk.stage = stQsTT
+		if pk.ttMove != v.NoMove && !isNoisy(pk.pos, pk.ttMove) {
+			pk.ttMove = v.NoMove
+		}
+	default:
+		pk.stage = stTT
+		ss := &t.stack[ply+stackOff]
+		pk.killers = ss.killers
+		pk.counter = v.NoMove
+		if prev := t.stack[ply+stackOff-1]; prev.move != v.NoMove && prev.move != v.NullMove {
+			pk.counter = t.hist.counter[prev.piece][prev.move.To()]
+		}
+	}
+}
+
+func isNoisy(p *v.Position, m v.Move) bool {
+	k := m.Kind()
+	return k == v.KindEnPassant || k == v.KindPromotion ||
+		(k == v.KindNormal && p.PieceOn(m.To()) != v.NoPiece)
+}
+
+func (pk *picker) scoreNoisy() {
+	p := pk.pos
+	h := &pk.t.hist
+	for i := 0; i < pk.n; i++ {
+		m := pk.list[i].m
+		cap := v.Pawn
+		if m.Kind() != v.KindEnPassant {
+			cap = p.PieceOn(m.To()).Type()
+		}
+		s := mvvValue[cap]*16 + int(h.capture[p.PieceOn(m.From())][m.To()][cap])/16
+		if m.Kind() == v.KindPromotion {
+			if m.Promotion() == v.Queen {
+				s += 8000
+			} else {
+				s -= 20000
+			}
+		}
+		pk.list[i].score = s
+	}
+}
+
+func (pk *picker) scoreQuiet() {
+	p := pk.pos
+	t := pk.t
+	us := p.Side()
+	s1 := &t.stack[pk.ply+stackOff-1]
+	s2 := &t.stack[pk.ply+stackOff-2]
+	for i := 0; i < pk.n; i++ {
+		m := pk.list[i].m
+		pc := p.PieceOn(m.From())
+		to := m.To()
+		if m.IsCastling() {
+			to = m.CastlingKingTo()
+		}
+		idx := int(pc)*64 + int(to)
+		s := int(t.hist.butterfly[us][int(m.From())*64+int(m.To())])
+		s += int(t.hist.cont[s1.contIdx][idx]) + int(t.hist.cont[s2.contIdx][idx])
+		pk.list[i].score = s
+	}
+}
+
+// fill copies the generated moves into the scored list, leaving out the
+// moves already tried.
+func (pk *picker) fill(skip1, skip2, skip3, skip4 v.Move) {
+	pk.n, pk.cur = 0, 0
+	for _, m := range pk.ml.Moves[:pk.ml.N] {
+		if m == skip1 || m == skip2 || m == skip3 || m == skip4 {
+			continue
+		}
+		pk.list[pk.n] = scoredMove{m: m}
+		pk.n++
+	}
+}
+
+// best selects the highest-scored remaining move.
+func (pk *picker) best() v.Move {
+	b := pk.cur
+	for i := pk.cur + 1; i < pk.n; i++ {
+		if pk.list[i].score > pk.list[b].score {
+			b = i
+		}
+	}
+	pk.list[pk.cur], pk.list[b] = pk.list[b], pk.list[pk.cur]
+	m := pk.list[pk.cur].m
+	pk.cur++
+	return m
+}
+
+func (pk *picker) quietOK(m v.Move) bool {
+	return m != v.NoMove && m != pk.ttMove && !isNoisy(pk.pos, m) && pk.pos.IsPseudoLegal(m)
+}
+
+// next returns the next move, or NoMove when there are no more.
+func (pk *picker) next() v.Move {
+	p := pk.pos
+	for {
+		switch pk.stage {
+		case stTT, stEvTT, stQsTT:
+			pk.stage++
+			if pk.ttMove != v.NoMove {
+				return pk.ttMove
+			}
+		case stGenNoisy, stQsGen:
+			pk.ml.N = 0
+			p.Generate(&pk.ml, v.GenNoisy, false)
+			pk.fill(pk.ttMove, v.NoMove, v.NoMove, v.NoMove)
+			pk.scoreNoisy()
+			pk.stage++
+		case stGoodNoisy:
+			for pk.cur < pk.n {
+				m := pk.best()
+				// Losing captures wait until after the quiet moves.
+				if !p.SEE(m, -pk.list[pk.cur-1].score/64) {
+					pk.bad[pk.nBad] = m
+					pk.nBad++
+					continue
+				}
+				return m
+			}
+			pk.stage++
+		case stKiller1:
+			pk.stage++
+			if m := pk.killers[0]; !pk.skipQuiet && pk.quietOK(m) {
+				return m
+			}
+		case stKiller2:
+			pk.stage++
+			if m := pk.killers[1]; !pk.skipQuiet && pk.quietOK(m) {
+				return m
+			}
+		case stCounter:
+			pk.stage++
+			if m := pk.counter; !pk.skipQuiet && m != pk.killers[0] && m != pk.killers[1] && pk.quietOK(m) {
+				return m
+			}
+		case stGenQuiet:
+			pk.stage++
+			if !pk.skipQuiet {
+				pk.ml.N = 0
+				p.Generate(&pk.ml, v.GenQuiet, false)
+				c := pk.counter
+				pk.fill(pk.ttMove, pk.killers[0], pk.killers[1], c)
+				pk.scoreQuiet()
+			} else {
+				pk.n, pk.cur = 0, 0
+			}
+		case stQuiet:
+			if !pk.skipQuiet && pk.cur < pk.n {
+				return pk.best()
+			}
+			pk.stage++
+		case stBadNoisy:
+			if pk.curBad < pk.nBad {
+				pk.curBad++
+				return pk.bad[pk.curBad-1]
+			}
+			pk.stage = stDone
+		case stEvGen:
+			pk.ml.N = 0
+			p.Generate(&pk.ml, v.GenAll, false)
+			pk.fill(pk.ttMove, v.NoMove, v.NoMove, v.NoMove)
+			pk.scoreEvasions()
+			pk.stage++
+		case stEvasion, stQsNoisy:
+			if pk.cur < pk.n {
+				return pk.best()
+			}
+			pk.stage = stDone
+		default:
+			return v.NoMove
+		}
+	}
+}
+
+func (pk *picker) scoreEvasions() {
+	p := pk.pos
+	us := p.Side()
+	for i := 0; i < pk.n; i++ {
+		m := pk.list[i].m
+		if isNoisy(p, m) {
+			cap := v.Pawn
+			if m.Kind() != v.KindEnPassant {
+				cap = p.PieceOn(m.To()).Type()
+			}
+			pk.list[i].score = 1<<20 + mvvValue[cap]*16 - int(p.PieceOn(m.From()).Type())
+		} else {
+			pk.list[i].score = int(pk.t.hist.butterfly[us][int(m.From())*64+int(m.To())])
+		}
+	}
+}

@@ -1,0 +1,625 @@
+package search
+
+import (
+	"math"
+	"sync/atomic"
+
+	"github.com/rochade/rochade/eval"
+	v "github.com/rochade/rochade/variant960"
+)
+
+const stackOff = 4 // stack entries below ply 0, for ply-1, ply-2 look-backs
+
+type stackEntry struct {
+	move       v.Move
+	piece      v.Piece
+	contIdx    int // piece*64+to of the move made at this ply
+	killers    [2]v.Move
+	staticEval int
+	excluded   v.Move
+	doubleExt  int
+}
+
+type rootMove struct {
+	move      v.Move
+	score     int
+	prevScore int
+	selDepth  int
+	pv        []v.Move
+	bound     Bound
+}
+
+// thread is one Lazy SMP searcher with its own position and histories.
+type thread struct {
+	id        int
+	e         *Engine
+	pos       *v.Position
+	ev        *eval.Evaluator
+	hist      histories
+	stack     [MaxPly + stackOff + 4]stackEntry
+	pv        [MaxPly + 1][MaxPly + 1]v.Move
+	pvLen     [MaxPly + 1]int
+	nodes     uint64        // owned by the thread
+	pubNodes  atomic.Uint64 // nodes, published for the main thread
+	selDepth  int
+	rootMoves []rootMove
+	pvIdx     int
+	depth     int // completed depth
+	rootDepth int
+	stopped   bool
+	pickers   [MaxPly + 2][2]picker
+}
+
+var lmrTable [64][64]int
+
+func init() {
+	for d := 1; d < 64; d++ {
+		for m := 1; m < 64; m++ {
+			lmrTable[d][m] = int(0.75 + math.Log(float64(d))*math.Log(float64(m))/2.25)
+		}
+	}
+}
+
+func (t *thread) checkStop() bool {
+	if t.stopped {
+		return true
+	}
+	if t.e.stop.Load() {
+		t.stopped = true
+		return true
+	}
+	if t.nodes&1023 == 0 {
+		t.pubNodes.Store(t.nodes)
+	}
+	if t.id == 0 && (t.nodes&1023 == 0 || t.e.limits.Nodes > 0) {
+		t.e.checkTime(t)
+		if t.e.stop.Load() {
+			t.stopped = true
+			return true
+		}
+	}
+	return false
+}
+
+func (t *thread) evaluate() int {
+	return t.ev.Evaluate(t.pos)
+}
+
+func (t *thread) updatePV(ply int, m v.Move) {
+	t.pv[ply][ply] = m
+	n := t.pvLen[ply+1]
+	copy(t.pv[ply][ply+1:n], t.pv[ply+1][ply+1:n])
+	t.pvLen[ply] = max(n, ply+1)
+}
+
+// makeMove plays m and records it on the stack.
+func (t *thread) makeMove(m v.Move, ply int) {
+	ss := &t.stack[ply+stackOff]
+	pc := t.pos.PieceOn(m.From())
+	to := m.To()
+	if m.IsCastling() {
+		to = m.CastlingKingTo()
+	}
+	ss.move = m
+	ss.piece = pc
+	ss.contIdx = int(pc)*64 + int(to)
+	t.pos.Make(m)
+	t.nodes++
+}
+
+func (t *thread) makeNull(ply int) {
+	ss := &t.stack[ply+stackOff]
+	ss.move = v.NullMove
+	ss.piece = v.NoPiece
+	ss.contIdx = 0
+	t.pos.MakeNull()
+	t.nodes++
+}
+
+func drawScore(t *thread) int { return 2 - int(t.nodes&3) } // tiny jitter against draw blindness
+
+func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
+	pvNode := beta-alpha > 1
+	root := ply == 0
+	if depth <= 0 {
+		return t.qsearch(alpha, beta, ply)
+	}
+	t.pvLen[ply] = ply
+	if t.checkStop() {
+		return 0
+	}
+	if pvNode && ply > t.selDepth {
+		t.selDepth = ply
+	}
+	pos := t.pos
+	inCheck := pos.InCheck()
+	if !root {
+		if pos.IsDraw() {
+			return drawScore(t)
+		}
+		if ply >= MaxPly-1 {
+			if inCheck {
+				return 0
+			}
+			return t.evaluate()
+		}
+		alpha = max(alpha, -MateScore+ply)
+		beta = min(beta, MateScore-ply-1)
+		if alpha >= beta {
+			return alpha
+		}
+	}
+	ss := &t.stack[ply+stackOff]
+	excluded := ss.excluded
+	t.stack[ply+stackOff+1].killers = [2]v.Move{}
+	t.stack[ply+stackOff+2].excluded = v.NoMove
+
+	key := pos.Key()
+	if excluded != v.NoMove {
+		key ^= uint64(excluded) * 0x9E3779B97F4A7C15
+	}
+	tte, ttHit := t.e.tt.Probe(key)
+	ttMove := v.NoMove
+	ttScore := 0
+	if ttHit {
+		ttMove = tte.move
+		ttScore = scoreFromTT(tte.score, ply, pos.Rule50())
+	}
+	if root {
+		ttMove = t.rootMoves[t.pvIdx].move
+	}
+	ttPV := pvNode || (ttHit && tte.pv)
+	if !pvNode && ttHit && excluded == v.NoMove && tte.depth >= depth &&
+		(tte.bound == boundExact || (tte.bound == boundLower && ttScore >= beta) || (tte.bound == boundUpper && ttScore < beta)) {
+		if ttMove != v.NoMove && ttScore >= beta && !isNoisy(pos, ttMove) && pos.IsPseudoLegal(ttMove) {
+			t.updateQuietStats(ply, ttMove, histBonus(depth), nil, 0)
+		}
+		if pos.Rule50() < 90 {
+			return ttScore
+		}
+	}
+
+	// Static evaluation.
+	var staticEval, eval int
+	improving := false
+	if inCheck {
+		staticEval = -Infinity
+		eval = -Infinity
+		ss.staticEval = -Infinity
+	} else {
+		if ttHit && tte.eval > -Infinity && tte.eval < Infinity {
+			staticEval = tte.eval
+		} else {
+			staticEval = t.evaluate()
+		}
+		if excluded != v.NoMove {
+			staticEval = ss.staticEval
+		}
+		ss.staticEval = staticEval
+		eval = staticEval
+		if ttHit && ttScore != 0 && !IsMate(ttScore) &&
+			((tte.bound == boundLower && ttScore > eval) || (tte.bound == boundUpper && ttScore < eval) || tte.bound == boundExact) {
+			eval = ttScore
+		}
+		if !ttHit && excluded == v.NoMove {
+			t.e.tt.Store(key, v.NoMove, 0, staticEval, -6, boundNone, ttPV)
+		}
+		prev2 := t.stack[ply+stackOff-2].staticEval
+		improving = ply >= 2 && prev2 != -Infinity && staticEval > prev2
+	}
+
+	if !pvNode && !inCheck && excluded == v.NoMove {
+		// Reverse futility pruning.
+		if depth <= 8 && eval-80*(depth-b2i(improving)) >= beta && eval < MateInMaxPly && beta > -MateInMaxPly {
+			return (eval + beta) / 2
+		}
+		// Null-move pruning, not without pieces (zugzwang guard).
+		prev := t.stack[ply+stackOff-1].move
+		if depth >= 3 && prev != v.NullMove && eval >= beta && staticEval >= beta-20*depth+160 &&
+			pos.NonPawnMaterial(pos.Side()) && beta > -MateInMaxPly {
+			r := 3 + depth/3 + min((eval-beta)/200, 3)
+			t.makeNull(ply)
+			s := -t.search(-beta, -beta+1, depth-r, ply+1, !cutNode)
+			pos.UnmakeNull()
+			if t.stopped {
+				return 0
+			}
+			if s >= beta {
+				if s >= MateInMaxPly {
+					s = beta
+				}
+				return s
+			}
+		}
+		// ProbCut: a good capture that beats beta by a margin at reduced depth.
+		pcBeta := beta + 200 - 50*b2i(improving)
+		if depth >= 5 && !IsMate(beta) && !(ttHit && tte.depth >= depth-3 && ttScore < pcBeta) {
+			pk := &t.pickers[ply][0]
+			pk.init(t, ply, ttMove, true)
+			for m := pk.next(); m != v.NoMove; m = pk.next() {
+				if !pos.SEE(m, pcBeta-staticEval) || !pos.IsLegal(m) {
+					continue
+				}
+				t.makeMove(m, ply)
+				s := -t.qsearch(-pcBeta, -pcBeta+1, ply+1)
+				if s >= pcBeta {
+					s = -t.search(-pcBeta, -pcBeta+1, depth-4, ply+1, !cutNode)
+				}
+				pos.Unmake()
+				if t.stopped {
+					return 0
+				}
+				if s >= pcBeta {
+					t.e.tt.Store(key, m, scoreToTT(s, ply), staticEval, depth-3, boundLower, ttPV)
+					return s
+				}
+			}
+		}
+	}
+
+	// Internal iterative reduction.
+	if depth >= 4 && ttMove == v.NoMove && (pvNode || cutNode) {
+		depth--
+	}
+
+	var quiets [64]v.Move
+	var noisies [32]v.Move
+	nQuiets, nNoisies := 0, 0
+	bestScore := -Infinity
+	bestMove := v.NoMove
+	moveCount := 0
+	origAlpha := alpha
+	us := pos.Side()
+
+	pk := &t.pickers[ply][b2i(excluded != v.NoMove)]
+	pk.init(t, ply, ttMove, false)
+	rootIdx := 0
+	for {
+		var m v.Move
+		if root {
+			if t.pvIdx+rootIdx >= len(t.rootMoves) {
+				break
+			}
+			m = t.rootMoves[t.pvIdx+rootIdx].move
+			rootIdx++
+		} else {
+			m = pk.next()
+			if m == v.NoMove {
+				break
+			}
+			if m == excluded || !pos.IsLegal(m) {
+				continue
+			}
+		}
+		moveCount++
+		if root && t.id == 0 {
+			t.e.reportCurrMove(t, m, moveCount+t.pvIdx)
+		}
+		noisy := isNoisy(pos, m)
+		givesCheck := pos.GivesCheck(m)
+		from, to := m.From(), m.To()
+		pc := pos.PieceOn(from)
+		hist := 0
+		if !noisy {
+			cto := to
+			if m.IsCastling() {
+				cto = m.CastlingKingTo()
+			}
+			idx := int(pc)*64 + int(cto)
+			hist = int(t.hist.butterfly[us][int(from)*64+int(to)]) +
+				int(t.hist.cont[t.stack[ply+stackOff-1].contIdx][idx]) +
+				int(t.hist.cont[t.stack[ply+stackOff-2].contIdx][idx])
+		}
+
+		// Shallow-depth pruning.
+		r := lmrTable[min(depth, 63)][min(moveCount, 63)]
+		if !root && bestScore > -MateInMaxPly && pos.NonPawnMaterial(us) {
+			lmrDepth := max(depth-1-r, 0)
+			if !noisy && !givesCheck {
+				if moveCount >= (3+depth*depth)/(2-b2i(improving)) {
+					continue
+				}
+				if !inCheck && lmrDepth <= 8 && staticEval+100+110*lmrDepth <= alpha {
+					continue
+				}
+				if lmrDepth <= 4 && hist < -2500*depth {
+					continue
+				}
+				if !pos.SEE(m, -25*lmrDepth*lmrDepth) {
+					continue
+				}
+			} else if depth <= 8 && !pos.SEE(m, -90*depth) {
+				continue
+			}
+		}
+
+		// Extensions.
+		ext := 0
+		if !root && ply < 2*t.rootDepth && m == ttMove && excluded == v.NoMove && depth >= 7 &&
+			ttHit && tte.bound&boundLower != 0 && tte.depth >= depth-3 && !IsMate(ttScore) {
+			sBeta := ttScore - 2*depth
+			ss.excluded = m
+			s := t.search(sBeta-1, sBeta, (depth-1)/2, ply, cutNode)
+			ss.excluded = v.NoMove
+			if t.stopped {
+				return 0
+			}
+			if s < sBeta {
+				ext = 1
+				if !pvNode && s < sBeta-20 && ss.doubleExt <= 6 {
+					ext = 2
+				}
+			} else if sBeta >= beta {
+				return sBeta // multi-cut
+			} else if ttScore >= beta {
+				ext = -1
+			}
+		} else if givesCheck && depth < 12 {
+			ext = 1
+		}
+
+		t.makeMove(m, ply)
+		t.stack[ply+stackOff+1].doubleExt = ss.doubleExt + b2i(ext == 2)
+		newDepth := depth - 1 + ext
+		var s int
+		if depth >= 2 && moveCount > 1+b2i(root) && (!noisy || !ttPV) {
+			r -= b2i(ttPV)
+			r += b2i(cutNode)
+			r += b2i(!improving)
+			r -= b2i(givesCheck)
+			if !noisy {
+				r -= hist / 8000
+			} else {
+				r--
+			}
+			if ttMove != v.NoMove && isNoisy(pos, ttMove) {
+				r++
+			}
+			d := max(1, min(newDepth-r, newDepth))
+			s = -t.search(-alpha-1, -alpha, d, ply+1, true)
+			if s > alpha && d < newDepth {
+				s = -t.search(-alpha-1, -alpha, newDepth, ply+1, !cutNode)
+			}
+		} else if !pvNode || moveCount > 1 {
+			s = -t.search(-alpha-1, -alpha, newDepth, ply+1, !cutNode)
+		}
+		if pvNode && (moveCount == 1 || s > alpha) {
+			s = -t.search(-beta, -alpha, newDepth, ply+1, false)
+		}
+		pos.Unmake()
+		if t.stopped {
+			return 0
+		}
+
+		if root {
+			rm := &t.rootMoves[t.pvIdx+rootIdx-1]
+			if moveCount == 1 || s > alpha {
+				rm.score = s
+				rm.selDepth = t.selDepth
+				rm.pv = append(rm.pv[:0], m)
+				rm.pv = append(rm.pv, t.pv[1][1:t.pvLen[1]]...)
+				rm.bound = BoundExact
+				if s >= beta {
+					rm.bound = BoundLower
+				} else if s <= alpha {
+					rm.bound = BoundUpper
+				}
+				if moveCount > 1 && t.id == 0 {
+					t.e.bestMoveChanges++
+				}
+			} else {
+				rm.score = -Infinity
+			}
+		}
+
+		if s > bestScore {
+			bestScore = s
+			if s > alpha {
+				bestMove = m
+				if pvNode && !root {
+					t.updatePV(ply, m)
+				}
+				if s >= beta {
+					break
+				}
+				alpha = s
+			}
+		}
+		if m != bestMove {
+			if noisy && nNoisies < len(noisies) {
+				noisies[nNoisies] = m
+				nNoisies++
+			} else if !noisy && nQuiets < len(quiets) {
+				quiets[nQuiets] = m
+				nQuiets++
+			}
+		}
+	}
+
+	if moveCount == 0 {
+		if excluded != v.NoMove {
+			return alpha
+		}
+		if inCheck {
+			return -MateScore + ply
+		}
+		return 0
+	}
+
+	if bestMove != v.NoMove {
+		bonus := histBonus(depth)
+		if !isNoisy(pos, bestMove) {
+			t.updateQuietStats(ply, bestMove, bonus, quiets[:nQuiets], depth)
+		} else {
+			t.updateCaptureHist(bestMove, bonus)
+		}
+		for _, m := range noisies[:nNoisies] {
+			t.updateCaptureHist(m, -bonus)
+		}
+	}
+
+	if excluded == v.NoMove && !(root && t.pvIdx > 0) {
+		bound := boundUpper
+		if bestScore >= beta {
+			bound = boundLower
+		} else if pvNode && bestScore > origAlpha {
+			bound = boundExact
+		}
+		t.e.tt.Store(key, bestMove, scoreToTT(bestScore, ply), ss.staticEval, depth, bound, ttPV)
+	}
+	return bestScore
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (t *thread) updateCaptureHist(m v.Move, bonus int) {
+	pos := t.pos
+	cap := v.Pawn
+	if m.Kind() != v.KindEnPassant {
+		cap = pos.PieceOn(m.To()).Type()
+	}
+	gravity(&t.hist.capture[pos.PieceOn(m.From())][m.To()][cap], bonus)
+}
+
+func (t *thread) updateQuietStats(ply int, best v.Move, bonus int, quiets []v.Move, depth int) {
+	ss := &t.stack[ply+stackOff]
+	if ss.killers[0] != best {
+		ss.killers[1] = ss.killers[0]
+		ss.killers[0] = best
+	}
+	prev := &t.stack[ply+stackOff-1]
+	if prev.move != v.NoMove && prev.move != v.NullMove {
+		t.hist.counter[prev.piece][prev.move.To()] = best
+	}
+	t.updateQuietHist(ply, best, bonus)
+	for _, m := range quiets {
+		t.updateQuietHist(ply, m, -bonus)
+	}
+}
+
+func (t *thread) updateQuietHist(ply int, m v.Move, bonus int) {
+	pos := t.pos
+	pc := pos.PieceOn(m.From())
+	to := m.To()
+	if m.IsCastling() {
+		to = m.CastlingKingTo()
+	}
+	idx := int(pc)*64 + int(to)
+	gravity(&t.hist.butterfly[pos.Side()][int(m.From())*64+int(m.To())], bonus)
+	gravity(&t.hist.cont[t.stack[ply+stackOff-1].contIdx][idx], bonus)
+	gravity(&t.hist.cont[t.stack[ply+stackOff-2].contIdx][idx], bonus)
+}
+
+func (t *thread) qsearch(alpha, beta, ply int) int {
+	pvNode := beta-alpha > 1
+	t.pvLen[ply] = ply
+	if t.checkStop() {
+		return 0
+	}
+	pos := t.pos
+	if pvNode && ply > t.selDepth {
+		t.selDepth = ply
+	}
+	if pos.IsDraw() {
+		return drawScore(t)
+	}
+	inCheck := pos.InCheck()
+	if ply >= MaxPly-1 {
+		if inCheck {
+			return 0
+		}
+		return t.evaluate()
+	}
+	key := pos.Key()
+	tte, ttHit := t.e.tt.Probe(key)
+	ttScore := 0
+	ttMove := v.NoMove
+	if ttHit {
+		ttScore = scoreFromTT(tte.score, ply, pos.Rule50())
+		ttMove = tte.move
+		if !pvNode && (tte.bound == boundExact || (tte.bound == boundLower && ttScore >= beta) || (tte.bound == boundUpper && ttScore < beta)) {
+			return ttScore
+		}
+	}
+	bestScore := -Infinity
+	staticEval := -Infinity
+	if !inCheck {
+		if ttHit && tte.eval > -Infinity && tte.eval < Infinity {
+			staticEval = tte.eval
+		} else {
+			staticEval = t.evaluate()
+		}
+		bestScore = staticEval
+		if ttHit && !IsMate(ttScore) &&
+			((tte.bound == boundLower && ttScore > bestScore) || (tte.bound == boundUpper && ttScore < bestScore)) {
+			bestScore = ttScore
+		}
+		if bestScore >= beta {
+			if !ttHit {
+				t.e.tt.Store(key, v.NoMove, scoreToTT(bestScore, ply), staticEval, -6, boundLower, false)
+			}
+			return bestScore
+		}
+		alpha = max(alpha, bestScore)
+	}
+	pk := &t.pickers[ply][0]
+	pk.init(t, ply, ttMove, true)
+	bestMove := v.NoMove
+	moveCount := 0
+	for m := pk.next(); m != v.NoMove; m = pk.next() {
+		if !pos.IsLegal(m) {
+			continue
+		}
+		moveCount++
+		if !inCheck {
+			if m.Kind() == v.KindPromotion && m.Promotion() != v.Queen {
+				continue
+			}
+			if m.Kind() == v.KindNormal {
+				gain := mvvValue[pos.PieceOn(m.To()).Type()]
+				if staticEval+gain+200 <= alpha && !pos.GivesCheck(m) {
+					bestScore = max(bestScore, staticEval+gain+200)
+					continue
+				}
+			}
+			if !pos.SEE(m, -20) {
+				continue
+			}
+		} else if bestScore > -MateInMaxPly && moveCount > 3 && !isNoisy(pos, m) {
+			continue // enough evasions tried; we are not being mated here
+		}
+		t.makeMove(m, ply)
+		s := -t.qsearch(-beta, -alpha, ply+1)
+		pos.Unmake()
+		if t.stopped {
+			return 0
+		}
+		if s > bestScore {
+			bestScore = s
+			if s > alpha {
+				bestMove = m
+				if pvNode {
+					t.updatePV(ply, m)
+				}
+				if s >= beta {
+					break
+				}
+				alpha = s
+			}
+		}
+	}
+	if inCheck && moveCount == 0 {
+		return -MateScore + ply
+	}
+	bound := boundUpper
+	if bestScore >= beta {
+		bound = boundLower
+	}
+	t.e.tt.Store(key, bestMove, scoreToTT(bestScore, ply), staticEval, 0, bound, false)
+	return bestScore
+}

@@ -1,0 +1,204 @@
+package search
+
+import (
+	"sync"
+	"testing"
+	"time"
+
+	v "github.com/rochade/rochade/variant960"
+)
+
+// forcedMate reports whether the side to move mates within n moves,
+// by brute force over legal moves: an oracle independent of the search.
+func forcedMate(p *v.Position, n int) bool {
+	var ml v.MoveList
+	p.GenerateLegal(&ml)
+	for _, m := range ml.Slice() {
+		p.Make(m)
+		var replies v.MoveList
+		p.GenerateLegal(&replies)
+		ok := false
+		if replies.N == 0 {
+			ok = p.InCheck()
+		} else if n > 1 {
+			ok = true
+			for _, r := range replies.Slice() {
+				p.Make(r)
+				if !forcedMate(p, n-1) {
+					ok = false
+				}
+				p.Unmake()
+				if !ok {
+					break
+				}
+			}
+		}
+		p.Unmake()
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+func TestMatePuzzles(t *testing.T) {
+	cases := []struct {
+		fen   string
+		mate  int
+		depth int
+	}{
+		{"k7/8/1K6/8/8/8/8/7R w - - 0 1", 1, 4},
+		{"k7/8/2K5/8/8/8/8/7R w - - 0 1", 2, 6},
+		{"kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", 2, 6},
+		{"r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", 2, 6},
+		{"6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 1, 4},
+		{"7k/8/5K2/8/8/8/8/6Q1 w - - 0 1", 1, 4},
+		{"8/8/8/8/8/2k5/8/K1q5 w - - 0 1", -1, 4}, // white is mated next move... (Kb1? no: Ka2 forced)
+	}
+	for _, c := range cases {
+		p := v.MustParseFEN(c.fen)
+		if c.mate > 0 && (!forcedMate(p, c.mate) || (c.mate > 1 && forcedMate(p, c.mate-1))) {
+			t.Fatalf("%s: oracle disagrees with mate in %d", c.fen, c.mate)
+		}
+		e := NewEngine(DefaultOptions())
+		res := e.Search(p, Limits{Depth: c.depth}, Callbacks{})
+		if c.mate < 0 {
+			if !IsMate(res.Score) || res.Score > 0 {
+				t.Errorf("%s: score %d, want being mated", c.fen, res.Score)
+			}
+			continue
+		}
+		if !IsMate(res.Score) || MateIn(res.Score) != c.mate {
+			t.Errorf("%s: score %d (mate %d), want mate %d", c.fen, res.Score, MateIn(res.Score), c.mate)
+		}
+		// The best move starts a forced mate of that length.
+		p.Make(res.Best)
+		var replies v.MoveList
+		p.GenerateLegal(&replies)
+		if c.mate == 1 && !(replies.N == 0 && p.InCheck()) {
+			t.Errorf("%s: %s does not mate", c.fen, res.Best)
+		}
+	}
+}
+
+func TestNoLegalMove(t *testing.T) {
+	e := NewEngine(DefaultOptions())
+	for _, fen := range []string{"7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "7k/5Q2/5K2/8/8/8/8/8 b - - 0 1"} {
+		res := e.Search(v.MustParseFEN(fen), Limits{Depth: 5}, Callbacks{})
+		if res.Best != v.NoMove {
+			t.Errorf("%s: best %s", fen, res.Best)
+		}
+	}
+}
+
+func TestDeterministicNodesAndDepth(t *testing.T) {
+	fen := "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+	run := func(l Limits) Result {
+		e := NewEngine(DefaultOptions())
+		return e.Search(v.MustParseFEN(fen), l, Callbacks{})
+	}
+	for _, l := range []Limits{{Depth: 7}, {Nodes: 20000}} {
+		a, b := run(l), run(l)
+		if a != b {
+			t.Errorf("%+v: %+v vs %+v", l, a, b)
+		}
+	}
+	if n1, _ := Bench(5); n1 == 0 {
+		t.Error("bench counted no nodes")
+	} else if n2, _ := Bench(5); n1 != n2 {
+		t.Errorf("bench not stable: %d vs %d", n1, n2)
+	}
+}
+
+func TestMultiPVAndSearchMoves(t *testing.T) {
+	e := NewEngine(Options{HashMB: 16, Threads: 1, MultiPV: 3})
+	var mu sync.Mutex
+	lines := map[int]Info{}
+	cb := Callbacks{OnInfo: func(i Info) {
+		mu.Lock()
+		lines[i.MultiPV] = i
+		mu.Unlock()
+	}}
+	p := v.NewStartPosition()
+	res := e.Search(p, Limits{Depth: 6}, cb)
+	if len(lines) != 3 {
+		t.Fatalf("multipv lines: %v", lines)
+	}
+	seen := map[v.Move]bool{}
+	for k := 1; k <= 3; k++ {
+		if len(lines[k].PV) == 0 || seen[lines[k].PV[0]] {
+			t.Fatalf("multipv %d: %v", k, lines[k].PV)
+		}
+		seen[lines[k].PV[0]] = true
+		if k > 1 && lines[k].Score > lines[k-1].Score {
+			t.Errorf("multipv %d scores above %d", k, k-1)
+		}
+	}
+	if res.Best != lines[1].PV[0] {
+		t.Errorf("best %s, multipv 1 %s", res.Best, lines[1].PV[0])
+	}
+	a3, _ := p.ParseMove("a2a3")
+	h3, _ := p.ParseMove("h2h3")
+	e.SetOptions(DefaultOptions())
+	res = e.Search(p, Limits{Depth: 5, SearchMoves: []v.Move{a3, h3}}, Callbacks{})
+	if res.Best != a3 && res.Best != h3 {
+		t.Errorf("searchmoves ignored: %s", res.Best)
+	}
+}
+
+func TestStopAndInfinite(t *testing.T) {
+	e := NewEngine(DefaultOptions())
+	done := make(chan Result)
+	go func() { done <- e.Search(v.NewStartPosition(), Limits{Infinite: true}, Callbacks{}) }()
+	select {
+	case <-done:
+		t.Fatal("infinite search ended by itself")
+	case <-time.After(300 * time.Millisecond):
+	}
+	e.Stop()
+	select {
+	case r := <-done:
+		if r.Best == v.NoMove {
+			t.Error("no best move after stop")
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("stop did not end the search")
+	}
+	// Ponder, then ponderhit with a clock: ends on its own.
+	go func() {
+		done <- e.Search(v.NewStartPosition(), Limits{Ponder: true, TimeGiven: true, WTime: 200 * time.Millisecond, BTime: 200 * time.Millisecond}, Callbacks{})
+	}()
+	time.Sleep(100 * time.Millisecond)
+	e.PonderHit()
+	select {
+	case <-done:
+	case <-time.After(3 * time.Second):
+		t.Fatal("ponderhit search did not end")
+	}
+}
+
+func TestTimeLimits(t *testing.T) {
+	e := NewEngine(DefaultOptions())
+	start := time.Now()
+	e.Search(v.NewStartPosition(), Limits{TimeGiven: true, WTime: 100 * time.Millisecond, BTime: 100 * time.Millisecond}, Callbacks{})
+	if el := time.Since(start); el > 90*time.Millisecond {
+		t.Errorf("go wtime 100 took %v", el)
+	}
+	start = time.Now()
+	e.Search(v.NewStartPosition(), Limits{MoveTime: 200 * time.Millisecond}, Callbacks{})
+	if el := time.Since(start); el > 300*time.Millisecond {
+		t.Errorf("movetime 200 took %v", el)
+	}
+}
+
+func TestThreadsRace(t *testing.T) {
+	e := NewEngine(Options{HashMB: 8, Threads: 4, MultiPV: 1})
+	d := 8
+	if testing.Short() {
+		d = 6
+	}
+	res := e.Search(v.MustParseFEN("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"), Limits{Depth: d}, Callbacks{})
+	if res.Best == v.NoMove {
+		t.Error("no move with 4 threads")
+	}
+}

@@ -1,0 +1,191 @@
+package search
+
+import (
+	"math/bits"
+	"sync/atomic"
+
+	v "github.com/rochade/rochade/variant960"
+)
+
+// Transposition-table bounds.
+const (
+	boundNone  = 0
+	boundUpper = 1
+	boundLower = 2
+	boundExact = 3
+)
+
+// ttEntry is one slot. The key word holds key^data, so that a torn write
+// from another thread reads back as a miss (lock-free, Hyatt's scheme),
+// and both words are atomic, so the race detector stays quiet.
+type ttEntry struct {
+	key  atomic.Uint64
+	data atomic.Uint64
+}
+
+// A bucket is one cache line of four slots.
+type ttBucket [4]ttEntry
+
+// ttData is an unpacked entry.
+type ttData struct {
+	move  v.Move
+	score int
+	eval  int
+	depth int
+	bound int
+	pv    bool
+}
+
+// data layout: move 0-15, score 16-31, eval 32-47, depth+depthOffset
+// 48-55, pv flag 56, bound 57-58, generation 59-63.
+const (
+	depthOffset = 8
+	genShift    = 59
+	genMask     = 31
+)
+
+func pack(m v.Move, score, eval, depth, bound int, pv bool, gen uint8) uint64 {
+	d := uint64(uint16(m)) | uint64(uint16(int16(score)))<<16 | uint64(uint16(int16(eval)))<<32 |
+		uint64(uint8(depth+depthOffset))<<48 | uint64(bound)<<57 | uint64(gen)<<genShift
+	if pv {
+		d |= 1 << 56
+	}
+	return d
+}
+
+func unpack(d uint64) ttData {
+	return ttData{
+		move:  v.Move(d),
+		score: int(int16(d >> 16)),
+		eval:  int(int16(d >> 32)),
+		depth: int(uint8(d>>48)) - depthOffset,
+		pv:    d>>56&1 != 0,
+		bound: int(d >> 57 & 3),
+	}
+}
+
+// TT is the shared transposition table.
+type TT struct {
+	buckets []ttBucket
+	gen     uint8
+}
+
+// NewTT makes a table of about mb megabytes.
+func NewTT(mb int) *TT {
+	t := &TT{}
+	t.Resize(mb)
+	return t
+}
+
+// Resize reallocates the table (contents are lost).
+func (t *TT) Resize(mb int) {
+	n := uint64(mb) << 20 / 64
+	if n < 1 {
+		n = 1
+	}
+	t.buckets = nil
+	t.buckets = make([]ttBucket, n)
+}
+
+// Clear empties the table.
+func (t *TT) Clear() {
+	clear(t.buckets)
+	t.gen = 0
+}
+
+// NewSearch ages the table.
+func (t *TT) NewSearch() { t.gen = (t.gen + 1) & genMask }
+
+func (t *TT) bucket(key uint64) *ttBucket {
+	hi, _ := bits.Mul64(key, uint64(len(t.buckets)))
+	return &t.buckets[hi]
+}
+
+// Probe looks up a key.
+func (t *TT) Probe(key uint64) (ttData, bool) {
+	b := t.bucket(key)
+	for i := range b {
+		d := b[i].data.Load()
+		if b[i].key.Load()^d == key && d>>57&3 != boundNone {
+			return unpack(d), true
+		}
+	}
+	return ttData{}, false
+}
+
+// Store writes an entry, choosing the slot by depth and age.
+func (t *TT) Store(key uint64, m v.Move, score, eval, depth, bound int, pv bool) {
+	b := t.bucket(key)
+	gen := t.gen
+	replace := 0
+	worst := 1 << 30
+	for i := range b {
+		d := b[i].data.Load()
+		k := b[i].key.Load() ^ d
+		if k == key || d>>57&3 == boundNone {
+			old := unpack(d)
+			if k == key {
+				if m == v.NoMove {
+					m = old.move
+				}
+				// Keep a deeper entry of the same search unless exact.
+				if bound != boundExact && depth+4 < old.depth && uint8(d>>genShift) == gen {
+					return
+				}
+			}
+			replace = i
+			break
+		}
+		age := int((gen - uint8(d>>genShift)) & genMask)
+		if val := int(uint8(d>>48)) - 8*age; val < worst {
+			worst = val
+			replace = i
+		}
+	}
+	d := pack(m, score, eval, depth, bound, pv, gen)
+	b[replace].data.Store(d)
+	b[replace].key.Store(key ^ d)
+}
+
+// HashFull returns the permille of slots used by the current search.
+func (t *TT) HashFull() int {
+	n := min(1000, len(t.buckets))
+	used := 0
+	for i := 0; i < n; i++ {
+		for j := range t.buckets[i] {
+			d := t.buckets[i][j].data.Load()
+			if d>>57&3 != boundNone && uint8(d>>genShift) == t.gen {
+				used++
+			}
+		}
+	}
+	return used * 1000 / (n * 4)
+}
+
+// Mate scores are stored relative to the node, not the root.
+func scoreToTT(s, ply int) int {
+	if s >= MateInMaxPly {
+		return s + ply
+	}
+	if s <= -MateInMaxPly {
+		return s - ply
+	}
+	return s
+}
+
+func scoreFromTT(s, ply, rule50 int) int {
+	if s >= MateInMaxPly {
+		// A mate that the fifty-move rule would cut off is not sure.
+		if MateScore-s > 99-rule50 {
+			return MateInMaxPly - 1
+		}
+		return s - ply
+	}
+	if s <= -MateInMaxPly {
+		if MateScore+s > 99-rule50 {
+			return -MateInMaxPly + 1
+		}
+		return s + ply
+	}
+	return s
+}
