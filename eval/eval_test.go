@@ -79,6 +79,13 @@ func testPositions(tb testing.TB) []*v.Position {
 		}
 		roots = append(roots, p)
 	}
+	for _, pair := range [][2]int{{0, 959}, {100, 518}, {345, 777}} {
+		p, err := v.DFRCPosition(pair[0], pair[1])
+		if err != nil {
+			tb.Fatal(err)
+		}
+		roots = append(roots, p)
+	}
 	for _, f := range append(append([]string{}, middlegames...), endgames...) {
 		roots = append(roots, v.MustParseFEN(f))
 	}
@@ -263,6 +270,27 @@ func TestKPK(t *testing.T) {
 		if !c.win && s != 0 {
 			t.Errorf("%s should be a draw, got %d", c.fen, s)
 		}
+	}
+}
+
+func TestPassedAndThreats(t *testing.T) {
+	// A passed pawn is worth more further up the board.
+	far := whiteEval(t, "6k1/8/3P4/8/8/8/8/6K1 w - - 0 1")
+	near := whiteEval(t, "6k1/8/8/8/8/3P4/8/6K1 w - - 0 1")
+	if far <= near {
+		t.Errorf("passed pawn: d6 %d, d3 %d", far, near)
+	}
+	// An unstoppable pawn (rule of the square) is worth far more.
+	run := whiteEval(t, "8/7k/8/1P6/8/8/8/6K1 w - - 0 1")
+	caught := whiteEval(t, "8/2k5/8/1P6/8/8/8/6K1 w - - 0 1")
+	if run < caught+300 {
+		t.Errorf("unstoppable pawn %d vs caught %d", run, caught)
+	}
+	// A knight attacked by a pawn.
+	attacked := whiteEval(t, "4k3/pp6/8/4n3/3P4/8/PP6/4K3 w - - 0 1")
+	quiet := whiteEval(t, "4k3/pp6/8/4n3/8/3P4/PP6/4K3 w - - 0 1")
+	if attacked <= quiet+20 {
+		t.Errorf("pawn threat: attacked %d, quiet %d", attacked, quiet)
 	}
 }
 
