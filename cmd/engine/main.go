@@ -1,0 +1,272 @@
+// Command rochade is the Rochade chess engine. With no arguments it
+// speaks UCI on stdin/stdout; subcommands run benchmarks and tools.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rochade/rochade/search"
+	"github.com/rochade/rochade/uci"
+	v "github.com/rochade/rochade/variant960"
+)
+
+const usage = `Rochade %s - a UCI chess engine for Chess960, DFRC and standard chess
+
+Usage:
+  rochade [--log FILE]                 speak UCI on stdin/stdout
+  rochade bench [depth]                fixed-depth search of the bench positions;
+                                       the last line is "<N> nodes <M> nps"
+  rochade perft <depth> [fen]          perft divide (standard start position by default)
+  rochade startpos <n>                 FEN of Chess960 start position n (0..959, 518 = standard)
+  rochade startpos --fischer168 <i>    FEN of Fischer168 position i (1..168)
+  rochade startpos --dfrc <w> <b>      FEN of the DFRC position with White SP w and Black SP b
+  rochade startpos --random [--fischer168] [--dfrc] [--seed S]
+                                       FEN of a random start position
+  rochade startpos --number <fen|back rank>
+                                       SP number(s) and Fischer168 index of a start position
+  rochade version                      print the version
+  rochade help                         this text
+
+Global flags (before the subcommand):
+  --log FILE    write the debug log to FILE ("-" for stderr); never to stdout
+  --help        this text
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("rochade", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	logFile := fs.String("log", "", "debug log file (\"-\" for stderr)")
+	fs.Usage = func() { fmt.Fprintf(stderr, usage, uci.Version) }
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			fmt.Fprintf(stdout, usage, uci.Version)
+			return 0
+		}
+		return 2
+	}
+	rest := fs.Args()
+	if len(rest) == 0 {
+		uci.Run(stdin, stdout, uci.Config{LogFile: *logFile})
+		return 0
+	}
+	var err error
+	switch rest[0] {
+	case "uci":
+		// `rochade uci` is the UCI loop too, with the `uci` command already given.
+		s := uci.NewSession(stdout, uci.Config{LogFile: *logFile})
+		if s.Handle("uci") {
+			s.Run(stdin)
+		}
+		s.Close()
+	case "bench":
+		err = bench(rest[1:], stdout)
+	case "perft":
+		err = perft(rest[1:], stdout)
+	case "startpos":
+		err = startpos(rest[1:], stdout)
+	case "version", "--version", "-version":
+		fmt.Fprintf(stdout, "%s %s\n", uci.Name, uci.Version)
+	case "help":
+		fmt.Fprintf(stdout, usage, uci.Version)
+	default:
+		fmt.Fprintf(stderr, "rochade: unknown command %q (try rochade --help)\n", rest[0])
+		return 2
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "rochade %s: %v\n", rest[0], err)
+		return 1
+	}
+	return 0
+}
+
+func bench(args []string, out io.Writer) error {
+	depth := 0
+	if len(args) > 0 {
+		n, err := strconv.Atoi(args[0])
+		if err != nil || n < 0 {
+			return fmt.Errorf("depth %q is not a non-negative integer", args[0])
+		}
+		depth = n
+	}
+	if len(args) > 1 {
+		return fmt.Errorf("unexpected argument %q", args[1])
+	}
+	nodes, elapsed := search.Bench(depth)
+	ms := max(elapsed.Milliseconds(), 1)
+	nps := uint64(float64(nodes) / max(elapsed.Seconds(), 1e-3))
+	fmt.Fprintf(out, "positions %d, time %d ms\n", len(search.BenchPositions), ms)
+	fmt.Fprintf(out, "%d nodes %d nps\n", nodes, nps)
+	return nil
+}
+
+func perft(args []string, out io.Writer) error {
+	if len(args) == 0 {
+		return fmt.Errorf("missing depth")
+	}
+	depth, err := strconv.Atoi(args[0])
+	if err != nil || depth < 0 || depth > 20 {
+		return fmt.Errorf("depth %q is not an integer from 0 to 20", args[0])
+	}
+	pos := v.NewStartPosition()
+	if len(args) > 1 {
+		fen := strings.Join(args[1:], " ")
+		if pos, err = v.ParseFEN(fen); err != nil {
+			return err
+		}
+	}
+	start := time.Now()
+	var total uint64
+	var sb strings.Builder
+	for _, e := range pos.Divide(depth) {
+		fmt.Fprintf(&sb, "%s: %d\n", pos.MoveToUCI(e.Move, true), e.Nodes)
+		total += e.Nodes
+	}
+	if depth == 0 {
+		total = 1
+	}
+	elapsed := time.Since(start)
+	fmt.Fprintf(&sb, "\nNodes searched: %d\n", total)
+	fmt.Fprintf(&sb, "Time: %d ms, %d nps\n", elapsed.Milliseconds(), uint64(float64(total)/max(elapsed.Seconds(), 1e-6)))
+	_, err = io.WriteString(out, sb.String())
+	return err
+}
+
+func startpos(args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("startpos", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	f168 := fs.Bool("fischer168", false, "")
+	dfrc := fs.Bool("dfrc", false, "")
+	random := fs.Bool("random", false, "")
+	number := fs.Bool("number", false, "")
+	seed := fs.Uint64("seed", 0, "")
+	// Accept the flags anywhere (e.g. `--random --fischer168` or `17 --fischer168`).
+	var flags, pos []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if strings.HasPrefix(a, "-") && len(a) > 1 && !isInt(a) {
+			flags = append(flags, a)
+			if strings.TrimLeft(a, "-") == "seed" && i+1 < len(args) {
+				i++
+				flags = append(flags, args[i])
+			}
+			continue
+		}
+		pos = append(pos, a)
+	}
+	if err := fs.Parse(flags); err != nil {
+		return err
+	}
+	atoi := func(s string) (int, error) {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			return 0, fmt.Errorf("%q is not a number", s)
+		}
+		return n, nil
+	}
+	var p *v.Position
+	var err error
+	switch {
+	case *number:
+		if len(pos) == 0 {
+			return fmt.Errorf("--number needs a FEN or a back rank")
+		}
+		w, b, err := v.StartPositionNumbers(strings.Join(pos, " "))
+		if err != nil {
+			return err
+		}
+		if w != b {
+			fmt.Fprintf(out, "DFRC: White SP %d, Black SP %d\n", w, b)
+			return nil
+		}
+		fmt.Fprintf(out, "SP: %d\n", w)
+		if i, ok := v.Fischer168Index(w); ok {
+			fmt.Fprintf(out, "Fischer168: %d\n", i)
+		}
+		return nil
+	case *random:
+		if len(pos) > 0 {
+			return fmt.Errorf("unexpected argument %q", pos[0])
+		}
+		s := *seed
+		if s == 0 {
+			s = uint64(time.Now().UnixNano())
+		}
+		r := rand.New(rand.NewPCG(s, s^0x9e3779b97f4a7c15))
+		draw := func() (int, error) {
+			if *f168 {
+				return v.Fischer168SP(v.RandomFischer168(r))
+			}
+			return v.RandomSP(r), nil
+		}
+		w, err := draw()
+		if err != nil {
+			return err
+		}
+		b := w
+		if *dfrc {
+			if b, err = draw(); err != nil {
+				return err
+			}
+		}
+		p, err = v.DFRCPosition(w, b)
+	case *dfrc:
+		if len(pos) != 2 {
+			return fmt.Errorf("--dfrc needs two SP numbers")
+		}
+		w, err := atoi(pos[0])
+		if err != nil {
+			return err
+		}
+		b, err := atoi(pos[1])
+		if err != nil {
+			return err
+		}
+		p, err = v.DFRCPosition(w, b)
+	case *f168:
+		if len(pos) != 1 {
+			return fmt.Errorf("--fischer168 needs one index (1..168)")
+		}
+		i, err := atoi(pos[0])
+		if err != nil {
+			return err
+		}
+		sp, err := v.Fischer168SP(i)
+		if err != nil {
+			return err
+		}
+		p, err = v.Chess960Position(sp)
+	default:
+		if len(pos) != 1 {
+			return fmt.Errorf("need one SP number (0..959), or a flag: see rochade --help")
+		}
+		n, err := atoi(pos[0])
+		if err != nil {
+			return err
+		}
+		p, err = v.Chess960Position(n)
+	}
+	if err != nil {
+		return err
+	}
+	if p == nil {
+		return fmt.Errorf("no position")
+	}
+	fmt.Fprintln(out, p.FEN())
+	return nil
+}
+
+func isInt(s string) bool {
+	_, err := strconv.Atoi(s)
+	return err == nil
+}

@@ -1,0 +1,622 @@
+package uci
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rochade/rochade/search"
+	v "github.com/rochade/rochade/variant960"
+)
+
+// Config sets up a protocol session.
+type Config struct {
+	// LogFile is the debug log given on the command line (--log); "-"
+	// means stderr. The Debug Log File option replaces it.
+	LogFile string
+	// NewSearcher makes the searcher; nil means search.NewEngine.
+	NewSearcher func(search.Options) Searcher
+}
+
+// Session is one UCI conversation. Commands are handled on the goroutine
+// that calls Run; a search runs on a goroutine of its own, so reading
+// input never waits for a search.
+type Session struct {
+	out   *bufio.Writer
+	outMu sync.Mutex // guards out and log; every output line is written whole under it
+	log   logger
+
+	set      settings
+	searcher Searcher
+	pos      *v.Position
+
+	done     chan struct{} // closed when the running search has printed bestmove; nil if none ran
+	infinite bool          // the running search only ends on stop (go infinite / go ponder)
+
+	pendingOptions bool // search options changed during a search
+	pendingClear   bool // Clear Hash / ucinewgame during a search
+}
+
+// NewSession makes a session that writes protocol output to out.
+func NewSession(out io.Writer, cfg Config) *Session {
+	s := &Session{
+		out: bufio.NewWriter(out),
+		set: defaultSettings(),
+		pos: v.NewStartPosition(),
+	}
+	if cfg.LogFile != "" {
+		if err := s.log.open(cfg.LogFile); err != nil {
+			s.errorf("--log: %v", err)
+		}
+	}
+	mk := cfg.NewSearcher
+	if mk == nil {
+		mk = newSearcher
+	}
+	s.searcher = mk(s.set.searchOptions())
+	return s
+}
+
+// Close closes the debug log.
+func (s *Session) Close() {
+	s.outMu.Lock()
+	defer s.outMu.Unlock()
+	s.log.close()
+}
+
+// Run reads commands until quit or end of input.
+func Run(in io.Reader, out io.Writer, cfg Config) {
+	s := NewSession(out, cfg)
+	defer s.Close()
+	s.Run(in)
+}
+
+// Run reads commands from in until `quit` or end of input. At end of
+// input a search that would end by itself is allowed to finish; one that
+// only ends on `stop` (go infinite, go ponder) is stopped.
+func (s *Session) Run(in io.Reader) {
+	r := bufio.NewReaderSize(in, 1<<16)
+	for {
+		line, err := r.ReadString('\n')
+		if line != "" {
+			if !s.Handle(line) {
+				return
+			}
+		}
+		if err != nil {
+			s.logEvent("eof", "end of input")
+			if s.infinite {
+				s.stop()
+			}
+			s.wait(0)
+			return
+		}
+	}
+}
+
+// send writes whole lines to the output and the log.
+func (s *Session) send(lines ...string) {
+	s.outMu.Lock()
+	defer s.outMu.Unlock()
+	for _, l := range lines {
+		s.out.WriteString(l)
+		s.out.WriteByte('\n')
+		s.log.line("out", l)
+	}
+	s.out.Flush()
+}
+
+// info sends an info string.
+func (s *Session) info(format string, args ...any) {
+	s.send("info string " + fmt.Sprintf(format, args...))
+}
+
+// errorf sends one `info string error: ...` line and logs it.
+func (s *Session) errorf(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	s.outMu.Lock()
+	s.log.errorMsg(msg)
+	s.outMu.Unlock()
+	s.send("info string error: " + msg)
+}
+
+func (s *Session) logEvent(kind, msg string) {
+	s.outMu.Lock()
+	defer s.outMu.Unlock()
+	s.log.event(kind, msg)
+}
+
+func (s *Session) searching() bool {
+	if s.done == nil {
+		return false
+	}
+	select {
+	case <-s.done:
+		return false
+	default:
+		return true
+	}
+}
+
+// stop ends the running search, if any.
+func (s *Session) stop() {
+	if s.searching() {
+		s.repeat(s.searcher.Stop)
+	}
+}
+
+// repeat calls f now and then every few milliseconds until the running
+// search has ended. A stop or ponderhit that arrives before the search
+// goroutine has entered Search (which resets its flags) is so not lost.
+func (s *Session) repeat(f func()) {
+	f()
+	done := s.done
+	go func() {
+		t := time.NewTicker(5 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				f()
+			}
+		}
+	}()
+}
+
+// wait waits for the running search to print its bestmove; timeout 0
+// waits as long as it takes. It reports whether the search ended.
+func (s *Session) wait(timeout time.Duration) bool {
+	if s.done == nil {
+		return true
+	}
+	if timeout == 0 {
+		<-s.done
+		return true
+	}
+	select {
+	case <-s.done:
+		return true
+	case <-time.After(timeout):
+		return false
+	}
+}
+
+// applyPending gives the searcher the options set during a search.
+func (s *Session) applyPending() {
+	if s.searching() {
+		return
+	}
+	if s.pendingOptions {
+		s.pendingOptions = false
+		s.searcher.SetOptions(s.set.searchOptions())
+	}
+	if s.pendingClear {
+		s.pendingClear = false
+		s.searcher.Clear()
+	}
+}
+
+var commands = map[string]bool{
+	"uci": true, "isready": true, "ucinewgame": true, "setoption": true, "position": true,
+	"go": true, "stop": true, "ponderhit": true, "quit": true, "debug": true, "register": true,
+	"d": true,
+}
+
+// Handle executes one input line. It returns false on quit.
+func (s *Session) Handle(line string) bool {
+	line = strings.TrimRight(line, "\r\n")
+	s.outMu.Lock()
+	s.log.line("in", line)
+	s.outMu.Unlock()
+	f := strings.Fields(line)
+	if len(f) == 0 {
+		return true
+	}
+	// As the protocol asks, skip unknown leading tokens and try the rest.
+	i := 0
+	for i < len(f) && !commands[f[i]] {
+		i++
+	}
+	if i > 0 {
+		s.errorf("unknown command %q", strings.Join(f[:i], " "))
+		if i == len(f) {
+			return true
+		}
+	}
+	cmd, args := f[i], f[i+1:]
+	s.applyPending()
+	switch cmd {
+	case "uci":
+		s.cmdUCI()
+	case "isready":
+		s.send("readyok")
+	case "ucinewgame":
+		if s.searching() {
+			s.pendingClear = true
+		} else {
+			s.searcher.Clear()
+		}
+	case "setoption":
+		s.cmdSetOption(args)
+	case "position":
+		s.cmdPosition(args)
+	case "go":
+		s.cmdGo(args)
+	case "stop":
+		s.stop()
+	case "ponderhit":
+		if s.searching() {
+			s.infinite = false
+			s.repeat(s.searcher.PonderHit)
+		}
+	case "quit":
+		if s.searching() {
+			s.stop()
+			s.wait(2 * time.Second)
+		}
+		return false
+	case "debug", "register":
+		// Accepted and ignored: the debug log is the Debug Log File
+		// option, and the engine needs no registration.
+	case "d":
+		s.info("fen %s", s.fen())
+	}
+	return true
+}
+
+func (s *Session) fen() string {
+	if s.set.chess960 {
+		return s.pos.ShredderFEN()
+	}
+	return s.pos.FEN()
+}
+
+func (s *Session) cmdUCI() {
+	lines := []string{"id name " + Name + " " + Version, "id author " + Author}
+	for i := range optionList {
+		lines = append(lines, optionList[i].String())
+	}
+	lines = append(lines, "uciok")
+	s.send(lines...)
+}
+
+func (s *Session) cmdSetOption(args []string) {
+	// setoption name <name words> [value <value words>]
+	if len(args) == 0 || args[0] != "name" {
+		s.errorf("setoption: expected 'name', got %q", strings.Join(args, " "))
+		return
+	}
+	args = args[1:]
+	vi := -1
+	for i, a := range args {
+		if a == "value" {
+			vi = i
+			break
+		}
+	}
+	nameWords, value := args, ""
+	if vi >= 0 {
+		nameWords, value = args[:vi], strings.Join(args[vi+1:], " ")
+	}
+	name := strings.Join(nameWords, " ")
+	o, ok := findOption(name)
+	if !ok {
+		s.errorf("unknown option %q", name)
+		return
+	}
+	old := s.set
+	switch o.typ {
+	case optSpin:
+		n, note, err := parseSpin(o, value)
+		if err != nil {
+			s.errorf("%v", err)
+			return
+		}
+		if note != "" {
+			s.info("%s", note)
+		}
+		switch o.name {
+		case "Hash":
+			if limit := hashLimitMB(); n > limit {
+				s.info("Hash %d MB is more than the free memory allows; set to %d", n, limit)
+				n = limit
+			}
+			s.set.hash = n
+		case "Threads":
+			s.set.threads = n
+		case "MultiPV":
+			s.set.multiPV = n
+		case "Move Overhead":
+			s.set.overhead = n
+		}
+	case optCheck:
+		b, err := parseCheck(o, value)
+		if err != nil {
+			s.errorf("%v", err)
+			return
+		}
+		switch o.name {
+		case "Ponder":
+			s.set.ponder = b
+		case "UCI_ShowWDL":
+			s.set.showWDL = b
+		case "UCI_Chess960":
+			s.set.chess960 = b
+		}
+	case optButton:
+		if s.searching() {
+			s.pendingClear = true
+			s.info("Clear Hash will be done when the current search ends")
+		} else {
+			s.searcher.Clear()
+		}
+		s.logEvent("option", o.name)
+		return
+	case optString:
+		if value == "<empty>" {
+			value = ""
+		}
+		s.outMu.Lock()
+		s.log.close()
+		var err error
+		if value != "" {
+			err = s.log.open(value)
+		}
+		s.outMu.Unlock()
+		if err != nil {
+			s.errorf("Debug Log File: %v", err)
+			value = ""
+		}
+		s.set.logFile = value
+	}
+	s.logEvent("option", fmt.Sprintf("%s = %s", o.name, value))
+	if o.engine && s.set != old {
+		if s.searching() {
+			s.pendingOptions = true
+			s.info("%s will be applied when the current search ends", o.name)
+		} else {
+			s.searcher.SetOptions(s.set.searchOptions())
+		}
+	}
+}
+
+// cmdPosition sets up a position. If the FEN or any move is bad, the
+// command is rejected as a whole and the previous position is kept.
+func (s *Session) cmdPosition(args []string) {
+	if len(args) == 0 {
+		s.errorf("position: expected 'startpos' or 'fen'")
+		return
+	}
+	var pos *v.Position
+	var rest []string
+	switch args[0] {
+	case "startpos":
+		pos = v.NewStartPosition()
+		rest = args[1:]
+	case "fen":
+		end := len(args)
+		for i := 1; i < len(args); i++ {
+			if args[i] == "moves" {
+				end = i
+				break
+			}
+		}
+		fen := strings.Join(args[1:end], " ")
+		p, err := v.ParseFEN(fen)
+		if err != nil {
+			s.errorf("position: %v (FEN %q); keeping the previous position", err, fen)
+			return
+		}
+		pos, rest = p, args[end:]
+	default:
+		s.errorf("position: expected 'startpos' or 'fen', got %q", args[0])
+		return
+	}
+	if len(rest) > 0 {
+		if rest[0] != "moves" {
+			s.errorf("position: expected 'moves', got %q; keeping the previous position", rest[0])
+			return
+		}
+		for i, tok := range rest[1:] {
+			m, err := pos.ParseMove(tok)
+			if err != nil {
+				s.errorf("position: move %d %q: %v; keeping the previous position", i+1, tok, err)
+				return
+			}
+			pos.Make(m)
+		}
+	}
+	s.pos = pos
+}
+
+var goKeywords = map[string]bool{
+	"wtime": true, "btime": true, "winc": true, "binc": true, "movestogo": true, "movetime": true,
+	"depth": true, "nodes": true, "mate": true, "infinite": true, "ponder": true, "searchmoves": true,
+	"perft": true,
+}
+
+// parseGo reads the parameters of `go`. Bad values are reported and
+// ignored; negative times count as 0.
+func (s *Session) parseGo(args []string) (lim search.Limits, perft int, errs []string) {
+	perft = -1
+	valid := 0
+	num := func(key string, i int) (int64, bool) {
+		if i+1 >= len(args) || goKeywords[args[i+1]] {
+			errs = append(errs, fmt.Sprintf("go: %s needs a value", key))
+			return 0, false
+		}
+		n, err := strconv.ParseInt(args[i+1], 10, 64)
+		if err != nil {
+			errs = append(errs, fmt.Sprintf("go: %s %q is not an integer; ignored", key, args[i+1]))
+			return 0, false
+		}
+		return n, true
+	}
+	ms := func(key string, n int64) time.Duration {
+		if n < 0 {
+			errs = append(errs, fmt.Sprintf("go: %s %d is negative; using 0", key, n))
+			n = 0
+		}
+		if n > int64(24*365*time.Hour/time.Millisecond) {
+			n = int64(24 * 365 * time.Hour / time.Millisecond)
+		}
+		return time.Duration(n) * time.Millisecond
+	}
+	for i := 0; i < len(args); i++ {
+		key := args[i]
+		switch key {
+		case "infinite":
+			lim.Infinite = true
+			valid++
+		case "ponder":
+			lim.Ponder = true
+		case "searchmoves":
+			for i+1 < len(args) && !goKeywords[args[i+1]] {
+				i++
+				m, err := s.pos.ParseMove(args[i])
+				if err != nil {
+					errs = append(errs, fmt.Sprintf("go: searchmoves %q: %v; ignored", args[i], err))
+					continue
+				}
+				lim.SearchMoves = append(lim.SearchMoves, m)
+			}
+		case "wtime", "btime", "winc", "binc", "movetime":
+			n, ok := num(key, i)
+			if !ok {
+				if i+1 < len(args) && !goKeywords[args[i+1]] {
+					i++
+				}
+				continue
+			}
+			i++
+			d := ms(key, n)
+			switch key {
+			case "wtime":
+				lim.WTime, lim.TimeGiven = d, true
+			case "btime":
+				lim.BTime, lim.TimeGiven = d, true
+			case "winc":
+				lim.WInc = d
+			case "binc":
+				lim.BInc = d
+			case "movetime":
+				lim.MoveTime = d
+				if d == 0 {
+					d = time.Millisecond
+					lim.MoveTime = d
+				}
+			}
+			if key != "winc" && key != "binc" {
+				valid++
+			}
+		case "movestogo", "depth", "nodes", "mate", "perft":
+			n, ok := num(key, i)
+			if !ok {
+				if i+1 < len(args) && !goKeywords[args[i+1]] {
+					i++
+				}
+				continue
+			}
+			i++
+			if n <= 0 {
+				errs = append(errs, fmt.Sprintf("go: %s %d must be positive; ignored", key, n))
+				continue
+			}
+			switch key {
+			case "movestogo":
+				lim.MovesToGo = int(min(n, 1000))
+			case "depth":
+				lim.Depth = int(min(n, search.MaxPly-1))
+				valid++
+			case "nodes":
+				lim.Nodes = uint64(n)
+				valid++
+			case "mate":
+				lim.Mate = int(min(n, search.MaxPly/2))
+				valid++
+			case "perft":
+				perft = int(min(n, 20))
+			}
+		default:
+			errs = append(errs, fmt.Sprintf("go: unknown parameter %q; ignored", key))
+		}
+	}
+	if valid == 0 && !lim.Ponder {
+		if len(errs) > 0 {
+			// Every limit was rejected: answer quickly rather than
+			// search until a stop that may never come.
+			lim.Depth = 1
+		} else {
+			lim.Infinite = true // a bare `go`, as in other engines
+		}
+	}
+	return lim, perft, errs
+}
+
+func (s *Session) cmdGo(args []string) {
+	if s.searching() {
+		// A go during a search: finish that one first, so that every go
+		// gets its own bestmove.
+		s.stop()
+		s.wait(0)
+		s.applyPending()
+	}
+	lim, perft, errs := s.parseGo(args)
+	for _, e := range errs {
+		s.errorf("%s", e)
+	}
+	if perft >= 0 {
+		s.perft(perft)
+		return
+	}
+	root := s.pos.Copy()
+	chess960, showWDL := s.set.chess960, s.set.showWDL
+	done := make(chan struct{})
+	s.done = done
+	s.infinite = lim.Infinite || lim.Ponder
+	searcher := s.searcher
+	s.logEvent("go", strings.Join(args, " "))
+	go func() {
+		defer close(done)
+		start := time.Now()
+		cb := search.Callbacks{
+			OnInfo: func(in search.Info) {
+				s.send(formatInfo(root, in, chess960, showWDL))
+			},
+			OnCurrMove: func(c search.CurrMove) {
+				s.send(fmt.Sprintf("info depth %d currmove %s currmovenumber %d",
+					c.Depth, moveString(root, c.Move, chess960), c.Number))
+			},
+		}
+		res := searcher.Search(root, lim, cb)
+		line := formatBestMove(root, res, chess960)
+		s.outMu.Lock()
+		s.log.summary(res, line, time.Since(start))
+		s.outMu.Unlock()
+		s.send(line)
+	}()
+}
+
+func (s *Session) perft(depth int) {
+	pos := s.pos.Copy()
+	start := time.Now()
+	entries := pos.Divide(depth)
+	lines := make([]string, 0, len(entries)+2)
+	var total uint64
+	for _, e := range entries {
+		lines = append(lines, fmt.Sprintf("%s: %d", pos.MoveToUCI(e.Move, s.set.chess960), e.Nodes))
+		total += e.Nodes
+	}
+	if depth == 0 {
+		total = 1
+	}
+	lines = append(lines, "", fmt.Sprintf("Nodes searched: %d", total))
+	s.send(lines...)
+	s.logEvent("perft", fmt.Sprintf("depth %d nodes %d time %v", depth, total, time.Since(start)))
+}
