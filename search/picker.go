@@ -164,6 +164,20 @@ func (pk *picker) fill(skip1, skip2, skip3, skip4 v.Move) {
 	}
 }
 
+// sortAll sorts the list by score, best first (insertion sort: the lists
+// are short and often nearly ordered).
+func (pk *picker) sortAll() {
+	for i := 1; i < pk.n; i++ {
+		x := pk.list[i]
+		j := i - 1
+		for j >= 0 && pk.list[j].score < x.score {
+			pk.list[j+1] = pk.list[j]
+			j--
+		}
+		pk.list[j+1] = x
+	}
+}
+
 // best selects the highest-scored remaining move.
 func (pk *picker) best() v.Move {
 	b := pk.cur
@@ -233,12 +247,14 @@ func (pk *picker) next() v.Move {
 				c := pk.counter
 				pk.fill(pk.ttMove, pk.killers[0], pk.killers[1], c)
 				pk.scoreQuiet()
+				pk.sortAll()
 			} else {
 				pk.n, pk.cur = 0, 0
 			}
 		case stQuiet:
 			if !pk.skipQuiet && pk.cur < pk.n {
-				return pk.best()
+				pk.cur++
+				return pk.list[pk.cur-1].m
 			}
 			pk.stage++
 		case stBadNoisy:
