@@ -62,6 +62,6 @@ func (l *logger) errorMsg(msg string) {
 func (l *logger) summary(res search.Result, bestmove string, elapsed time.Duration) {
 	if l.zl != nil {
 		l.zl.Info().Str("event", "search").Str("bestmove", bestmove).Int("depth", res.Depth).
-			Int("score", res.Score).Uint64("nodes", res.Nodes).Dur("time", elapsed).Msg("search done")
+			Int("score", res.Score).Uint64("nodes", res.Nodes).Int64("elapsed_ms", elapsed.Milliseconds()).Msg("search done")
 	}
 }

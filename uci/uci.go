@@ -363,6 +363,7 @@ func (s *Session) cmdSetOption(args []string) {
 			value = ""
 		}
 		s.outMu.Lock()
+		s.log.event("option", fmt.Sprintf("%s = %s", o.name, value))
 		s.log.close()
 		var err error
 		if value != "" {
