@@ -1,0 +1,155 @@
+package tests
+
+import (
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	v "github.com/rochade/rochade/variant960"
+)
+
+// runCLI runs the binary with arguments and returns stdout; it fails on
+// a non-zero exit unless wantFail.
+func runCLI(t *testing.T, wantFail bool, args ...string) (string, string) {
+	t.Helper()
+	cmd := exec.Command(rochadeBin(t), args...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if wantFail != (err != nil) {
+		t.Fatalf("rochade %q: err %v (want failure: %v)\nstdout: %s\nstderr: %s", args, err, wantFail, out, stderr.String())
+	}
+	return string(out), stderr.String()
+}
+
+func TestCLIStartpos(t *testing.T) {
+	rows := readTSV(t, "chess960_startpos.tsv")
+	for _, sp := range []int{0, 1, 518, 959} {
+		out, _ := runCLI(t, false, "startpos", strconv.Itoa(sp))
+		want := rows[sp]["fen_shredder"]
+		if sp == 518 {
+			want = v.StartFEN
+		}
+		if strings.TrimSpace(out) != want {
+			t.Errorf("startpos %d: %q, want %q", sp, out, want)
+		}
+	}
+	f168 := readTSV(t, "fischer168.tsv")
+	out, _ := runCLI(t, false, "startpos", "--fischer168", "17")
+	if strings.TrimSpace(out) != f168[16]["fen_shredder"] {
+		t.Errorf("--fischer168 17: %q, want %q", out, f168[16]["fen_shredder"])
+	}
+	out, _ = runCLI(t, false, "startpos", "--dfrc", "12", "400")
+	p := v.MustParseFEN(strings.TrimSpace(out))
+	if w, b, err := v.StartPositionNumbers(p.FEN()); err != nil || w != 12 || b != 400 {
+		t.Errorf("--dfrc 12 400: %q gives %d %d %v", out, w, b, err)
+	}
+	for _, args := range [][]string{{"--random"}, {"--random", "--fischer168"}, {"--random", "--dfrc"}} {
+		out, _ = runCLI(t, false, append([]string{"startpos"}, args...)...)
+		w, b, err := v.StartPositionNumbers(strings.TrimSpace(out))
+		if err != nil {
+			t.Errorf("%v: %q: %v", args, out, err)
+			continue
+		}
+		if args[len(args)-1] == "--fischer168" {
+			if _, ok := v.Fischer168Index(w); !ok {
+				t.Errorf("%v: SP %d is not Fischer168", args, w)
+			}
+		}
+		if len(args) == 1 && w != b {
+			t.Errorf("--random gave DFRC %d/%d", w, b)
+		}
+	}
+	a, _ := runCLI(t, false, "startpos", "--random", "--seed", "7")
+	b, _ := runCLI(t, false, "startpos", "--random", "--seed", "7")
+	if a != b {
+		t.Errorf("--seed 7 not reproducible: %q %q", a, b)
+	}
+	// --number, from a back rank, a Shredder-FEN, an X-FEN and a DFRC FEN.
+	for _, c := range []struct{ in, want string }{
+		{"RNBQKBNR", "SP: 518\nFischer168: 97\n"},
+		{"BQNNRBKR", "SP: 2\nFischer168: 1\n"},
+		{f168[16]["fen_xfen"], "SP: " + f168[16]["sp"] + "\nFischer168: 17\n"},
+		{rows[0]["fen_shredder"], "SP: 0\n"},
+		{p.ShredderFEN(), "DFRC: White SP 12, Black SP 400\n"},
+	} {
+		out, _ := runCLI(t, false, "startpos", "--number", c.in)
+		if out != c.want {
+			t.Errorf("--number %q: %q, want %q", c.in, out, c.want)
+		}
+	}
+	for _, bad := range [][]string{{"960"}, {"x"}, {"--fischer168", "0"}, {"--dfrc", "1"}, {"--number", "RNBQKBNQ"}, {}} {
+		_, stderr := runCLI(t, true, append([]string{"startpos"}, bad...)...)
+		if stderr == "" {
+			t.Errorf("startpos %q: no message", bad)
+		}
+	}
+}
+
+func TestCLIPerft(t *testing.T) {
+	out, _ := runCLI(t, false, "perft", "3")
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	if len(lines) != 20+3 {
+		t.Fatalf("perft 3: %d lines:\n%s", len(lines), out)
+	}
+	if lines[20] != "" || lines[21] != "Nodes searched: 8902" || !regexp.MustCompile(`^Time: \d+ ms, \d+ nps$`).MatchString(lines[22]) {
+		t.Errorf("perft 3 ends %q", lines[20:])
+	}
+	for _, l := range lines[:20] {
+		if !reDivide.MatchString(l) {
+			t.Errorf("divide line %q", l)
+		}
+	}
+	for _, row := range readTSV(t, "perft960_tricky.tsv")[:5] {
+		out, _ := runCLI(t, false, "perft", "2", row["fen_shredder"])
+		if !strings.Contains(out, "\nNodes searched: "+row["d2"]+"\n") {
+			t.Errorf("perft 2 %s: want %s:\n%s", row["fen_shredder"], row["d2"], out)
+		}
+	}
+	runCLI(t, true, "perft")
+	runCLI(t, true, "perft", "x")
+	runCLI(t, true, "perft", "2", "not a fen")
+}
+
+func TestCLIBench(t *testing.T) {
+	depth := "4"
+	if raceEnabled {
+		depth = "2"
+	}
+	a, _ := runCLI(t, false, "bench", depth)
+	b, _ := runCLI(t, false, "bench", depth)
+	last := func(s string) string {
+		l := strings.Split(strings.TrimRight(s, "\n"), "\n")
+		return l[len(l)-1]
+	}
+	re := regexp.MustCompile(`^(\d+) nodes (\d+) nps$`)
+	ma, mb := re.FindStringSubmatch(last(a)), re.FindStringSubmatch(last(b))
+	if ma == nil || mb == nil {
+		t.Fatalf("bench output does not end with `<N> nodes <M> nps`:\n%s", a)
+	}
+	if ma[1] != mb[1] {
+		t.Errorf("bench is not deterministic: %s vs %s nodes", ma[1], mb[1])
+	}
+	runCLI(t, true, "bench", "x")
+}
+
+func TestCLIVersionHelp(t *testing.T) {
+	out, _ := runCLI(t, false, "version")
+	if !regexp.MustCompile(`^Rochade \S+\n$`).MatchString(out) {
+		t.Errorf("version: %q", out)
+	}
+	for _, args := range [][]string{{"--help"}, {"-h"}, {"help"}} {
+		out, _ := runCLI(t, false, args...)
+		for _, want := range []string{"bench", "perft", "startpos", "--fischer168", "--dfrc", "--random", "--number", "--log"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%v lacks %s", args, want)
+			}
+		}
+	}
+	_, stderr := runCLI(t, true, "frobnicate")
+	if !strings.Contains(stderr, "frobnicate") {
+		t.Errorf("unknown command: %q", stderr)
+	}
+}
