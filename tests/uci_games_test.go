@@ -13,8 +13,8 @@ import (
 
 // player is one side of a game over pipes.
 type player struct {
-	e    *engine
-	name string
+	e     *engine
+	name  string
 	goCmd string
 }
 
