@@ -101,12 +101,13 @@ func (t *TT) bucket(key uint64) *ttBucket {
 	return &t.buckets[hi]
 }
 
-// Probe looks up a key.
+// Probe looks up a key. An entry with boundNone carries only a static
+// evaluation.
 func (t *TT) Probe(key uint64) (ttData, bool) {
 	b := t.bucket(key)
 	for i := range b {
 		d := b[i].data.Load()
-		if b[i].key.Load()^d == key && d>>57&3 != boundNone {
+		if b[i].key.Load()^d == key && d != 0 {
 			return unpack(d), true
 		}
 	}
@@ -122,7 +123,7 @@ func (t *TT) Store(key uint64, m v.Move, score, eval, depth, bound int, pv bool)
 	for i := range b {
 		d := b[i].data.Load()
 		k := b[i].key.Load() ^ d
-		if k == key || d>>57&3 == boundNone {
+		if k == key || d == 0 {
 			old := unpack(d)
 			if k == key {
 				if m == v.NoMove {
@@ -154,7 +155,7 @@ func (t *TT) HashFull() int {
 	for i := 0; i < n; i++ {
 		for j := range t.buckets[i] {
 			d := t.buckets[i][j].data.Load()
-			if d>>57&3 != boundNone && uint8(d>>genShift) == t.gen {
+			if d != 0 && uint8(d>>genShift) == t.gen {
 				used++
 			}
 		}
