@@ -14,7 +14,7 @@ import (
 // a non-zero exit unless wantFail.
 func runCLI(t *testing.T, wantFail bool, args ...string) (string, string) {
 	t.Helper()
-	cmd := exec.Command(rochadeBin(t), args...)
+	cmd := exec.Command(plainBin(t), args...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

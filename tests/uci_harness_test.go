@@ -18,37 +18,65 @@ import (
 	v "github.com/rochade/rochade/variant960"
 )
 
-var (
-	buildOnce sync.Once
-	buildDir  string
-	buildPath string
-	buildErr  error
-)
+type build struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+var raceBuild, plainBuild build
+
+// TestMain removes the binaries built for the run.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, b := range []*build{&raceBuild, &plainBuild} {
+		if b.path != "" {
+			os.RemoveAll(filepath.Dir(b.path))
+		}
+	}
+	os.Exit(code)
+}
 
 // rochadeBin builds cmd/engine once per test run (with -race when the
 // tests run under the race detector) and returns the binary's path.
 func rochadeBin(t testing.TB) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		buildDir, buildErr = os.MkdirTemp("", "rochade-test-")
-		if buildErr != nil {
+	return buildEngine(t, &raceBuild, raceEnabled)
+}
+
+// plainBin is rochadeBin without the race detector, for the
+// single-goroutine command-line tools (a race build starts slowly).
+func plainBin(t testing.TB) string {
+	t.Helper()
+	if !raceEnabled {
+		return rochadeBin(t)
+	}
+	return buildEngine(t, &plainBuild, false)
+}
+
+func buildEngine(t testing.TB, b *build, race bool) string {
+	t.Helper()
+	b.once.Do(func() {
+		dir, err := os.MkdirTemp("", "rochade-test-")
+		if err != nil {
+			b.err = err
 			return
 		}
-		buildPath = filepath.Join(buildDir, "rochade")
-		args := []string{"build", "-o", buildPath}
-		if raceEnabled {
+		b.path = filepath.Join(dir, "rochade")
+		args := []string{"build", "-o", b.path}
+		if race {
 			args = append(args, "-race")
 		}
 		args = append(args, "../cmd/engine")
 		out, err := exec.Command("go", args...).CombinedOutput()
 		if err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+			b.err = fmt.Errorf("go build: %v\n%s", err, out)
 		}
 	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
+	if b.err != nil {
+		t.Fatal(b.err)
 	}
-	return buildPath
+	return b.path
 }
 
 // engine is a running rochade process driven over pipes.
