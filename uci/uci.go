@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -50,7 +51,8 @@ func NewSession(out io.Writer, cfg Config) *Session {
 	}
 	if cfg.LogFile != "" {
 		if err := s.log.open(cfg.LogFile); err != nil {
-			s.errorf("--log: %v", err)
+			// Not on stdout: nothing may come before `id name`.
+			fmt.Fprintf(os.Stderr, "rochade: --log: %v\n", err)
 		}
 	}
 	mk := cfg.NewSearcher
