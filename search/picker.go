@@ -15,6 +15,7 @@ type histories struct {
 	capture   [16][64][8]int16 // [piece][to][captured type]
 	cont      *contHistTable
 	counter   [16][64]v.Move // countermove by [prev piece][prev to]
+	corr      [2][corrSize]int32 // static-eval correction by pawn structure
 }
 
 func gravity(h *int16, bonus int) {

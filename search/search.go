@@ -187,11 +187,13 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		eval = -Infinity
 		ss.staticEval = -Infinity
 	} else {
+		rawEval := 0
 		if ttHit && tte.eval > -Infinity && tte.eval < Infinity {
-			staticEval = tte.eval
+			rawEval = tte.eval
 		} else {
-			staticEval = t.evaluate()
+			rawEval = t.evaluate()
 		}
+		staticEval = t.correct(rawEval)
 		if excluded != v.NoMove {
 			staticEval = ss.staticEval
 		}
@@ -202,7 +204,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 			eval = ttScore
 		}
 		if !ttHit && excluded == v.NoMove {
-			t.e.tt.Store(key, v.NoMove, 0, staticEval, -6, boundNone, ttPV)
+			t.e.tt.Store(key, v.NoMove, 0, rawEval, -6, boundNone, ttPV)
 		}
 		prev2 := t.stack[ply+stackOff-2].staticEval
 		improving = ply >= 2 && prev2 != -Infinity && staticEval > prev2
@@ -465,9 +467,43 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		} else if pvNode && bestScore > origAlpha {
 			bound = boundExact
 		}
-		t.e.tt.Store(key, bestMove, scoreToTT(bestScore, ply), ss.staticEval, depth, bound, ttPV)
+		raw := -Infinity
+		if !inCheck {
+			raw = ss.staticEval - t.correction()
+		}
+		t.e.tt.Store(key, bestMove, scoreToTT(bestScore, ply), raw, depth, bound, ttPV)
+		// Correction history: learn how far search results stray from the
+		// static eval for this pawn structure.
+		if !inCheck && (bestMove == v.NoMove || !isNoisy(pos, bestMove)) && !IsMate(bestScore) &&
+			!(bound == boundLower && bestScore <= ss.staticEval) && !(bound == boundUpper && bestScore >= ss.staticEval) {
+			t.updateCorrection(bestScore-ss.staticEval, depth)
+		}
 	}
 	return bestScore
+}
+
+const (
+	corrSize  = 1 << 14
+	corrGrain = 256
+	corrMax   = 96 * corrGrain
+)
+
+// correction returns the learned static-eval correction for the pawn
+// structure and side to move.
+func (t *thread) correction() int {
+	return int(t.hist.corr[t.pos.Side()][t.pos.PawnKey()&(corrSize-1)]) / corrGrain
+}
+
+// correct applies the correction to a raw evaluation.
+func (t *thread) correct(raw int) int {
+	return max(-MateInMaxPly+1, min(MateInMaxPly-1, raw+t.correction()))
+}
+
+func (t *thread) updateCorrection(diff, depth int) {
+	e := &t.hist.corr[t.pos.Side()][t.pos.PawnKey()&(corrSize-1)]
+	w := int32(min(depth+1, 16))
+	nv := (int32(*e)*(corrGrain-w) + int32(diff*corrGrain)*w) / corrGrain
+	*e = max(-corrMax, min(corrMax, nv))
 }
 
 func b2i(b bool) int {
@@ -549,11 +585,13 @@ func (t *thread) qsearch(alpha, beta, ply int) int {
 	bestScore := -Infinity
 	staticEval := -Infinity
 	if !inCheck {
+		raw := 0
 		if ttHit && tte.eval > -Infinity && tte.eval < Infinity {
-			staticEval = tte.eval
+			raw = tte.eval
 		} else {
-			staticEval = t.evaluate()
+			raw = t.evaluate()
 		}
+		staticEval = t.correct(raw)
 		bestScore = staticEval
 		if ttHit && !IsMate(ttScore) &&
 			((tte.bound == boundLower && ttScore > bestScore) || (tte.bound == boundUpper && ttScore < bestScore)) {
@@ -561,7 +599,7 @@ func (t *thread) qsearch(alpha, beta, ply int) int {
 		}
 		if bestScore >= beta {
 			if !ttHit {
-				t.e.tt.Store(key, v.NoMove, scoreToTT(bestScore, ply), staticEval, -6, boundLower, false)
+				t.e.tt.Store(key, v.NoMove, scoreToTT(bestScore, ply), raw, -6, boundLower, false)
 			}
 			return bestScore
 		}
@@ -620,6 +658,10 @@ func (t *thread) qsearch(alpha, beta, ply int) int {
 	if bestScore >= beta {
 		bound = boundLower
 	}
-	t.e.tt.Store(key, bestMove, scoreToTT(bestScore, ply), staticEval, 0, bound, false)
+	raw := -Infinity
+	if !inCheck {
+		raw = staticEval - t.correction()
+	}
+	t.e.tt.Store(key, bestMove, scoreToTT(bestScore, ply), raw, 0, bound, false)
 	return bestScore
 }
