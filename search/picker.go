@@ -14,7 +14,7 @@ type histories struct {
 	butterfly [2][64 * 64]int16
 	capture   [16][64][8]int16 // [piece][to][captured type]
 	cont      *contHistTable
-	counter   [16][64]v.Move // countermove by [prev piece][prev to]
+	counter   [16][64]v.Move     // countermove by [prev piece][prev to]
 	corr      [2][corrSize]int32 // static-eval correction by pawn structure
 }
 
