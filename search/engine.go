@@ -31,6 +31,7 @@ type Engine struct {
 	bestMoveChanges float64
 	cb              Callbacks
 	lastCurrReport  time.Time
+	lastReportNodes uint64
 }
 
 // NewEngine makes an engine with the given options.
@@ -101,6 +102,7 @@ func (e *Engine) Search(pos *v.Position, limits Limits, cb Callbacks) Result {
 	e.cb = cb
 	e.bestMoveChanges = 0
 	e.lastCurrReport = time.Time{}
+	e.lastReportNodes = 0
 	e.tt.NewSearch()
 	e.setTimeLimits(pos)
 
@@ -167,7 +169,10 @@ func (e *Engine) Search(pos *v.Position, limits Limits, cb Callbacks) Result {
 
 	best := e.pickBestThread()
 	rm := best.rootMoves[0]
-	e.report(best, best.depth, true)
+	// The final info line, unless the last one already said it all.
+	if best != main || e.nodes() != e.lastReportNodes || e.lastReportNodes == 0 {
+		e.report(best, best.depth, true)
+	}
 	res := Result{Best: rm.move, Score: rm.score, Depth: best.depth, Nodes: e.nodes()}
 	if len(rm.pv) > 1 {
 		res.Ponder = rm.pv[1]
@@ -293,7 +298,7 @@ func (t *thread) iterate() {
 			stableIters = 0
 		}
 		lastBest = best.move
-		if e.useTime && !e.pondering.Load() {
+		if e.useTime && !e.pondering.Load() && e.limits.MoveTime == 0 {
 			// Spend more when the best move keeps changing, less when stable.
 			factor := 1.0 + e.bestMoveChanges*0.5
 			factor *= math.Max(0.55, 1.3-0.1*float64(stableIters))
@@ -392,6 +397,7 @@ func (e *Engine) report(t *thread, depth int, final bool) {
 	}
 	elapsed := time.Since(e.start)
 	nodes := e.nodes()
+	e.lastReportNodes = nodes
 	nps := uint64(0)
 	if elapsed > 0 {
 		nps = uint64(float64(nodes) / elapsed.Seconds())
