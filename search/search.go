@@ -85,6 +85,14 @@ func (t *thread) evaluate() int {
 	return t.ev.Evaluate(t.pos)
 }
 
+// rawEval is the uncorrected static evaluation, from the TT when it has one.
+func (t *thread) rawEval(tte ttData, ttHit bool) int {
+	if ttHit && tte.eval > -Infinity && tte.eval < Infinity {
+		return tte.eval
+	}
+	return t.evaluate()
+}
+
 func (t *thread) updatePV(ply int, m v.Move) {
 	t.pv[ply][ply] = m
 	n := t.pvLen[ply+1]
@@ -187,12 +195,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		eval = -Infinity
 		ss.staticEval = -Infinity
 	} else {
-		rawEval := 0
-		if ttHit && tte.eval > -Infinity && tte.eval < Infinity {
-			rawEval = tte.eval
-		} else {
-			rawEval = t.evaluate()
-		}
+		rawEval := t.rawEval(tte, ttHit)
 		staticEval = t.correct(rawEval)
 		if excluded != v.NoMove {
 			staticEval = ss.staticEval
@@ -585,12 +588,7 @@ func (t *thread) qsearch(alpha, beta, ply int) int {
 	bestScore := -Infinity
 	staticEval := -Infinity
 	if !inCheck {
-		raw := 0
-		if ttHit && tte.eval > -Infinity && tte.eval < Infinity {
-			raw = tte.eval
-		} else {
-			raw = t.evaluate()
-		}
+		raw := t.rawEval(tte, ttHit)
 		staticEval = t.correct(raw)
 		bestScore = staticEval
 		if ttHit && !IsMate(ttScore) &&
