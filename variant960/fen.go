@@ -144,9 +144,7 @@ func ParseFEN(fen string) (*Position, error) {
 			return nil, fenErr("en passant", "square %s cannot exist here: no %s pawn just made a double step past it",
 				f[3], [2]string{"white", "black"}[us^1])
 		}
-		if p.epCapturable(ep, us) {
-			st.ep = ep
-		}
+		st.ep = ep // kept below only if a capture is legal
 	}
 
 	// 5-6. Counters.
@@ -181,10 +179,13 @@ func ParseFEN(fen string) (*Position, error) {
 		st.key ^= zSide
 	}
 	st.key ^= p.castlingKey(st.castling)
-	if st.ep != NoSquare {
-		st.key ^= zEP[st.ep.File()]
-	}
+	ep := st.ep
+	st.ep = NoSquare
 	p.setCheckInfo(st)
+	if ep != NoSquare && p.epAllowed(ep) {
+		st.ep = ep
+		st.key ^= zEP[ep.File()]
+	}
 	if st.checkers.Count() > 2 {
 		return nil, fenErr("piece placement", "the side to move is in check by %d pieces", st.checkers.Count())
 	}

@@ -221,23 +221,11 @@ func (p *Position) movePiece(from, to Square) {
 	p.byColor[pc.Color()] ^= b
 }
 
-// epCapturable reports whether side us, to move, can legally capture en
-// passant onto ep (the pawn that just double-stepped stands behind it).
-func (p *Position) epCapturable(ep Square, us Color) bool {
-	capSq := ep - 8
-	if us == Black {
-		capSq = ep + 8
-	}
-	ksq := p.KingSquare(us)
-	them := us ^ 1
-	for b := pawnAttacks[them][ep] & p.Pieces(us, Pawn); b != 0; {
-		from := b.PopLSB()
-		occ := (p.byType[0] ^ SquareBB(from) ^ SquareBB(capSq)) | SquareBB(ep)
-		att := (RookAttacks(ksq, occ) & (p.byType[Rook] | p.byType[Queen])) |
-			(BishopAttacks(ksq, occ) & (p.byType[Bishop] | p.byType[Queen]))
-		att |= knightAttacks[ksq] & p.byType[Knight]
-		att |= pawnAttacks[us][ksq] & p.byType[Pawn] &^ SquareBB(capSq)
-		if att&p.byColor[them] == 0 {
+// epAllowed reports whether the side to move has a legal en-passant
+// capture onto ep. The check info must be set.
+func (p *Position) epAllowed(ep Square) bool {
+	for b := pawnAttacks[p.side^1][ep] & p.Pieces(p.side, Pawn); b != 0; {
+		if p.epLegal(b.PopLSB(), ep) {
 			return true
 		}
 	}
@@ -256,6 +244,7 @@ func (p *Position) Make(m Move) {
 	st.pliesFromNull = prev.pliesFromNull + 1
 	st.ep = NoSquare
 	st.move = m
+	epCand := NoSquare
 	if prev.ep != NoSquare {
 		st.key ^= zEP[prev.ep.File()]
 	}
@@ -310,10 +299,8 @@ func (p *Position) Make(m Move) {
 		if pc.Type() == Pawn {
 			st.rule50 = 0
 			if d := int(to) - int(from); d == 16 || d == -16 {
-				ep := Square((int(from) + int(to)) / 2)
-				if pawnAttacks[us][ep]&p.Pieces(them, Pawn) != 0 && p.epCapturable(ep, them) {
-					st.ep = ep
-					st.key ^= zEP[ep.File()]
+				if ep := Square((int(from) + int(to)) / 2); pawnAttacks[us][ep]&p.Pieces(them, Pawn) != 0 {
+					epCand = ep // kept only if a capture is legal, below
 				}
 			}
 		}
@@ -326,6 +313,10 @@ func (p *Position) Make(m Move) {
 	p.side = them
 	p.ply++
 	p.setCheckInfo(st)
+	if epCand != NoSquare && p.epAllowed(epCand) {
+		st.ep = epCand
+		st.key ^= zEP[epCand.File()]
+	}
 }
 
 // Unmake takes back the last move made with Make.
