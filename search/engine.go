@@ -30,7 +30,6 @@ type Engine struct {
 	useTime         bool
 	bestMoveChanges float64
 	cb              Callbacks
-	lastCurrReport  time.Time
 	lastReportNodes uint64
 }
 
@@ -101,7 +100,6 @@ func (e *Engine) Search(pos *v.Position, limits Limits, cb Callbacks) Result {
 	e.limits = limits
 	e.cb = cb
 	e.bestMoveChanges = 0
-	e.lastCurrReport = time.Time{}
 	e.lastReportNodes = 0
 	e.tt.NewSearch()
 	e.setTimeLimits(pos)

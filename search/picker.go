@@ -62,26 +62,24 @@ type scoredMove struct {
 // picker hands out moves in stages, generating only what is needed. Moves
 // are pseudo-legal; the search vets them with IsLegal.
 type picker struct {
-	pos       *v.Position
-	t         *thread
-	ply       int
-	stage     int
-	ttMove    v.Move
-	killers   [2]v.Move
-	counter   v.Move
-	list      [v.MaxMoves]scoredMove
-	n, cur    int
-	bad       [v.MaxMoves]v.Move
-	nBad      int
-	curBad    int
-	skipQuiet bool
-	ml        v.MoveList
+	pos     *v.Position
+	t       *thread
+	ply     int
+	stage   int
+	ttMove  v.Move
+	killers [2]v.Move
+	counter v.Move
+	list    [v.MaxMoves]scoredMove
+	n, cur  int
+	bad     [v.MaxMoves]v.Move
+	nBad    int
+	curBad  int
+	ml      v.MoveList
 }
 
 func (pk *picker) init(t *thread, ply int, ttMove v.Move, qsearch bool) {
 	pk.t, pk.pos, pk.ply = t, t.pos, ply
 	pk.n, pk.cur, pk.nBad, pk.curBad = 0, 0, 0, 0
-	pk.skipQuiet = false
 	pk.ttMove = v.NoMove
 	if ttMove != v.NoMove && pk.pos.IsPseudoLegal(ttMove) {
 		pk.ttMove = ttMove
@@ -227,33 +225,28 @@ func (pk *picker) next() v.Move {
 			pk.stage++
 		case stKiller1:
 			pk.stage++
-			if m := pk.killers[0]; !pk.skipQuiet && pk.quietOK(m) {
+			if m := pk.killers[0]; pk.quietOK(m) {
 				return m
 			}
 		case stKiller2:
 			pk.stage++
-			if m := pk.killers[1]; !pk.skipQuiet && pk.quietOK(m) {
+			if m := pk.killers[1]; pk.quietOK(m) {
 				return m
 			}
 		case stCounter:
 			pk.stage++
-			if m := pk.counter; !pk.skipQuiet && m != pk.killers[0] && m != pk.killers[1] && pk.quietOK(m) {
+			if m := pk.counter; m != pk.killers[0] && m != pk.killers[1] && pk.quietOK(m) {
 				return m
 			}
 		case stGenQuiet:
 			pk.stage++
-			if !pk.skipQuiet {
-				pk.ml.N = 0
-				p.Generate(&pk.ml, v.GenQuiet, false)
-				c := pk.counter
-				pk.fill(pk.ttMove, pk.killers[0], pk.killers[1], c)
-				pk.scoreQuiet()
-				pk.sortAll()
-			} else {
-				pk.n, pk.cur = 0, 0
-			}
+			pk.ml.N = 0
+			p.Generate(&pk.ml, v.GenQuiet, false)
+			pk.fill(pk.ttMove, pk.killers[0], pk.killers[1], pk.counter)
+			pk.scoreQuiet()
+			pk.sortAll()
 		case stQuiet:
-			if !pk.skipQuiet && pk.cur < pk.n {
+			if pk.cur < pk.n {
 				pk.cur++
 				return pk.list[pk.cur-1].m
 			}
