@@ -449,14 +449,17 @@ var goKeywords = map[string]bool{
 func (s *Session) parseGo(args []string) (lim search.Limits, perft int, errs []string) {
 	perft = -1
 	valid := 0
-	num := func(key string, i int) (int64, bool) {
-		if i+1 >= len(args) || goKeywords[args[i+1]] {
+	// num reads the value after args[*i] and steps *i past it (a missing
+	// value, i.e. the next keyword, is not consumed).
+	num := func(key string, i *int) (int64, bool) {
+		if *i+1 >= len(args) || goKeywords[args[*i+1]] {
 			errs = append(errs, fmt.Sprintf("go: %s needs a value", key))
 			return 0, false
 		}
-		n, err := strconv.ParseInt(args[i+1], 10, 64)
+		*i++
+		n, err := strconv.ParseInt(args[*i], 10, 64)
 		if err != nil {
-			errs = append(errs, fmt.Sprintf("go: %s %q is not an integer; ignored", key, args[i+1]))
+			errs = append(errs, fmt.Sprintf("go: %s %q is not an integer; ignored", key, args[*i]))
 			return 0, false
 		}
 		return n, true
@@ -490,14 +493,10 @@ func (s *Session) parseGo(args []string) (lim search.Limits, perft int, errs []s
 				lim.SearchMoves = append(lim.SearchMoves, m)
 			}
 		case "wtime", "btime", "winc", "binc", "movetime":
-			n, ok := num(key, i)
+			n, ok := num(key, &i)
 			if !ok {
-				if i+1 < len(args) && !goKeywords[args[i+1]] {
-					i++
-				}
 				continue
 			}
-			i++
 			d := ms(key, n)
 			switch key {
 			case "wtime":
@@ -519,14 +518,10 @@ func (s *Session) parseGo(args []string) (lim search.Limits, perft int, errs []s
 				valid++
 			}
 		case "movestogo", "depth", "nodes", "mate", "perft":
-			n, ok := num(key, i)
+			n, ok := num(key, &i)
 			if !ok {
-				if i+1 < len(args) && !goKeywords[args[i+1]] {
-					i++
-				}
 				continue
 			}
-			i++
 			if n <= 0 {
 				errs = append(errs, fmt.Sprintf("go: %s %d must be positive; ignored", key, n))
 				continue
