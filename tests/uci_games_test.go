@@ -76,8 +76,7 @@ func chess960Starts(t *testing.T) []string {
 
 func newRochadePlayer(t *testing.T, name, goCmd string) player {
 	e := startEngine(t)
-	e.send("uci")
-	e.until("uciok", 10*sec)
+	e.handshake()
 	e.send("setoption name UCI_Chess960 value true", "setoption name Hash value 8")
 	return player{e: e, name: name, goCmd: goCmd}
 }

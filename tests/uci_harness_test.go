@@ -222,6 +222,24 @@ func (e *engine) noBestmove(d time.Duration) {
 	}
 }
 
+// handshake sends uci and waits for uciok.
+func (e *engine) handshake() {
+	e.t.Helper()
+	e.send("uci")
+	e.until("uciok", 10*time.Second)
+}
+
+// noSecondBestmove checks, by an isready round trip, that no further
+// bestmove follows the one already read.
+func (e *engine) noSecondBestmove() {
+	e.t.Helper()
+	for _, l := range e.sync() {
+		if strings.HasPrefix(l, "bestmove") {
+			e.t.Fatalf("a second bestmove: %q", l)
+		}
+	}
+}
+
 // sync sends isready and returns the lines before readyok.
 func (e *engine) sync() []string {
 	e.t.Helper()

@@ -45,8 +45,7 @@ func TestUCIHandshake(t *testing.T) {
 // The order cutechess uses for a Chess960 game.
 func TestUCICutechessOrder(t *testing.T) {
 	e := startEngine(t)
-	e.send("uci")
-	e.until("uciok", 10*sec)
+	e.handshake()
 	e.send("setoption name Hash value 32", "isready")
 	if got := e.until("readyok", 10*sec); len(got) != 1 {
 		t.Fatalf("setoption printed %q", got)
@@ -84,8 +83,7 @@ func TestUCICutechessOrder(t *testing.T) {
 // ucinewgame, isready, then `go wtime` alone may come.
 func TestUCIFastchessOrder(t *testing.T) {
 	e := startEngine(t)
-	e.send("uci")
-	e.until("uciok", 10*sec)
+	e.handshake()
 	e.send("setoption name Threads value 1", "setoption name Hash value 16",
 		"setoption name UCI_Chess960 value true", "ucinewgame", "isready")
 	if got := e.until("readyok", 10*sec); len(got) != 1 {
@@ -109,8 +107,7 @@ func TestUCIFastchessOrder(t *testing.T) {
 // no isready between, and X-FEN or Shredder-FEN.
 func TestUCIPythonChessOrder(t *testing.T) {
 	e := startEngine(t)
-	e.send("uci")
-	e.until("uciok", 10*sec)
+	e.handshake()
 	// SP 0 (BBQNNRKR) in X-FEN, as python-chess writes it. After the
 	// f-rook leaves, O-O keeps the king on g1 and moves the h-rook to f1.
 	const xfen = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1"
@@ -152,8 +149,7 @@ func TestUCICastlingNotation(t *testing.T) {
 		{"nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRK1BQRN w GBgb - 0 1", "0-0-0", "c1b1", "c1b1", ""},
 	}
 	e := startEngine(t)
-	e.send("uci")
-	e.until("uciok", 10*sec)
+	e.handshake()
 	for _, c := range cases {
 		for _, chess960 := range []bool{true, false} {
 			want := c.wantStd
@@ -211,8 +207,7 @@ func TestUCIArenaCastlingInput(t *testing.T) {
 
 func TestUCIStopRightAfterGo(t *testing.T) {
 	e := startEngine(t)
-	e.send("uci")
-	e.until("uciok", 10*sec)
+	e.handshake()
 	for i := 0; i < 20; i++ {
 		e.send("position startpos moves e2e4", "go infinite", "stop")
 		e.until("bestmove", 5*sec)
@@ -221,20 +216,13 @@ func TestUCIStopRightAfterGo(t *testing.T) {
 		e.send("go ponder wtime 1000 btime 1000", "stop")
 		e.until("bestmove", 5*sec)
 	}
-	if got := e.sync(); len(got) > 0 {
-		for _, l := range got {
-			if strings.HasPrefix(l, "bestmove") {
-				t.Fatalf("a second bestmove: %q", got)
-			}
-		}
-	}
+	e.noSecondBestmove()
 	e.closeAndWait(5 * sec)
 }
 
 func TestUCIIsreadyDuringSearch(t *testing.T) {
 	e := startEngine(t)
-	e.send("uci")
-	e.until("uciok", 10*sec)
+	e.handshake()
 	e.send("position startpos", "go infinite")
 	time.Sleep(100 * time.Millisecond)
 	for i := 0; i < 3; i++ {
@@ -249,12 +237,7 @@ func TestUCIIsreadyDuringSearch(t *testing.T) {
 	time.Sleep(300 * time.Millisecond)
 	e.send("stop")
 	e.until("bestmove", 5*sec)
-	got := e.sync()
-	for _, l := range got {
-		if strings.HasPrefix(l, "bestmove") {
-			t.Fatalf("second bestmove %q", l)
-		}
-	}
+	e.noSecondBestmove()
 	e.closeAndWait(5 * sec)
 }
 
@@ -275,8 +258,7 @@ func TestUCIPonderHit(t *testing.T) {
 
 func TestUCIQuitMidSearch(t *testing.T) {
 	e := startEngine(t)
-	e.send("uci")
-	e.until("uciok", 10*sec)
+	e.handshake()
 	e.send("position startpos", "go infinite")
 	time.Sleep(200 * time.Millisecond)
 	start := time.Now()
@@ -314,8 +296,7 @@ func TestUCIEOFExits(t *testing.T) {
 
 func TestUCINoLegalMove(t *testing.T) {
 	e := startEngine(t)
-	e.send("uci")
-	e.until("uciok", 10*sec)
+	e.handshake()
 	for _, fen := range []string{
 		"7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", // stalemate
 		"7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", // checkmate
@@ -366,8 +347,7 @@ func TestUCIBadInput(t *testing.T) {
 		{strings.Repeat("x", 100000), "unknown command"},
 	}
 	e := startEngine(t)
-	e.send("uci")
-	e.until("uciok", 10*sec)
+	e.handshake()
 	for _, c := range cases {
 		e.send("position fen " + good)
 		e.send(c.in)
@@ -493,8 +473,7 @@ func TestUCIDebugLog(t *testing.T) {
 	flagLog := filepath.Join(dir, "flag.log")
 	optLog := filepath.Join(dir, "opt.log")
 	e := startEngine(t, "--log", flagLog)
-	e.send("uci")
-	e.until("uciok", 10*sec)
+	e.handshake()
 	e.send("setoption name Hash value abc", "setoption name Hash value 8", "position startpos")
 	e.search("go depth 3", 10*sec)
 	e.send("setoption name Debug Log File value " + optLog)
