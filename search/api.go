@@ -25,8 +25,9 @@ type Limits struct {
 	MovesToGo    int
 	MoveTime     time.Duration
 	Depth        int
-	Nodes        uint64
-	Mate         int // search for a mate in this many moves
+	Nodes        uint64 // hard node limit
+	SoftNodes    uint64 // no new iteration once this many nodes are searched
+	Mate         int    // search for a mate in this many moves
 	Infinite     bool
 	Ponder       bool
 	SearchMoves  []v.Move // restrict the root to these moves

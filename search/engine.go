@@ -139,6 +139,7 @@ func (e *Engine) Search(pos *v.Position, limits Limits, cb Callbacks) Result {
 	var wg sync.WaitGroup
 	for _, t := range e.threads {
 		t.pos = pos.Copy()
+		t.ev.Reset(t.pos)
 		t.rootMoves = make([]rootMove, len(roots))
 		for i := range roots {
 			t.rootMoves[i] = rootMove{move: roots[i].move, score: -Infinity, prevScore: -Infinity, pv: []v.Move{roots[i].move}}
@@ -288,6 +289,9 @@ func (t *thread) iterate() {
 			break
 		}
 		if e.limits.Nodes > 0 && e.nodes() >= e.limits.Nodes {
+			break
+		}
+		if e.limits.SoftNodes > 0 && e.nodes() >= e.limits.SoftNodes {
 			break
 		}
 		if best.move == lastBest {

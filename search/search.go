@@ -111,8 +111,15 @@ func (t *thread) makeMove(m v.Move, ply int) {
 	ss.move = m
 	ss.piece = pc
 	ss.contIdx = int(pc)*64 + int(to)
+	t.ev.Push(t.pos, m)
 	t.pos.Make(m)
 	t.nodes++
+}
+
+// unmakeMove takes back the move made by makeMove.
+func (t *thread) unmakeMove() {
+	t.pos.Unmake()
+	t.ev.Pop()
 }
 
 func (t *thread) makeNull(ply int) {
@@ -120,8 +127,15 @@ func (t *thread) makeNull(ply int) {
 	ss.move = v.NullMove
 	ss.piece = v.NoPiece
 	ss.contIdx = 0
+	t.ev.PushNull()
 	t.pos.MakeNull()
 	t.nodes++
+}
+
+// unmakeNull takes back the null move made by makeNull.
+func (t *thread) unmakeNull() {
+	t.pos.UnmakeNull()
+	t.ev.Pop()
 }
 
 func drawScore(t *thread) int { return 2 - int(t.nodes&3) } // tiny jitter against draw blindness
@@ -225,7 +239,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 			r := 3 + depth/3 + min((eval-beta)/200, 3)
 			t.makeNull(ply)
 			s := -t.search(-beta, -beta+1, depth-r, ply+1, !cutNode)
-			pos.UnmakeNull()
+			t.unmakeNull()
 			if t.stopped {
 				return 0
 			}
@@ -250,7 +264,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 				if s >= pcBeta {
 					s = -t.search(-pcBeta, -pcBeta+1, depth-4, ply+1, !cutNode)
 				}
-				pos.Unmake()
+				t.unmakeMove()
 				if t.stopped {
 					return 0
 				}
@@ -391,7 +405,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		if pvNode && (moveCount == 1 || s > alpha) {
 			s = -t.search(-beta, -alpha, newDepth, ply+1, false)
 		}
-		pos.Unmake()
+		t.unmakeMove()
 		if t.stopped {
 			return 0
 		}
@@ -631,7 +645,7 @@ func (t *thread) qsearch(alpha, beta, ply int) int {
 		}
 		t.makeMove(m, ply)
 		s := -t.qsearch(-beta, -alpha, ply+1)
-		pos.Unmake()
+		t.unmakeMove()
 		if t.stopped {
 			return 0
 		}
