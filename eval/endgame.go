@@ -136,3 +136,22 @@ func scaleFactor(p *v.Position, ei *evalInfo, eg int) int {
 	}
 	return 64
 }
+
+// endgameOverride applies the exact bare-king knowledge (mop-up and the
+// KPK bitbase) in front of the network. It is cheap when neither side has
+// a bare king.
+func (e *Evaluator) endgameOverride(p *v.Position) (int, bool) {
+	if p.ByColor(v.White) != p.Pieces(v.White, v.King) && p.ByColor(v.Black) != p.Pieces(v.Black, v.King) {
+		return 0, false
+	}
+	var ei evalInfo
+	for c := v.White; c <= v.Black; c++ {
+		ei.ksq[c] = p.KingSquare(c)
+		for pt := v.Knight; pt <= v.Queen; pt++ {
+			n := p.Pieces(c, pt).Count()
+			ei.npm[c] += n * npmValue[pt]
+			ei.phaseSum += n * phaseWeight[pt]
+		}
+	}
+	return specialEndgame(p, &ei)
+}

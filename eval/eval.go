@@ -5,11 +5,27 @@ package eval
 
 import v "github.com/rochade/rochade/variant960"
 
-// Evaluator holds per-thread caches (the pawn hash table). It is not safe
-// for concurrent use: give each search thread its own.
+// Evaluator holds per-thread state: the network's accumulator stack when
+// a net is set, and the pawn hash table of the hand-written evaluation. It
+// is not safe for concurrent use: give each search thread its own.
 type Evaluator struct {
 	pawns [pawnTableSize]pawnEntry
+	net   *Net
+	stack []accEntry
+	top   int
+	// rooted is set by Reset: the stack then follows the position.
+	rooted bool
 }
+
+// SetNet chooses the network; nil selects the hand-written evaluation.
+// Call Reset before evaluating again.
+func (e *Evaluator) SetNet(n *Net) {
+	e.net = n
+	e.rooted = false
+}
+
+// Net is the network in use, or nil.
+func (e *Evaluator) Net() *Net { return e.net }
 
 // New returns an Evaluator with empty caches.
 func New() *Evaluator { return &Evaluator{} }
@@ -43,7 +59,26 @@ type evalInfo struct {
 }
 
 // Evaluate returns the score in centipawns from the side to move's view.
+// With a net, the exact endgame knowledge (bare-king mates, KPK) still
+// takes precedence over the network.
 func (e *Evaluator) Evaluate(p *v.Position) int {
+	if e.net == nil {
+		return e.evaluateHCE(p)
+	}
+	if s, ok := e.endgameOverride(p); ok {
+		return s
+	}
+	var r int
+	if e.rooted {
+		r = e.evaluateNNUE(p)
+	} else {
+		r = EvaluateNet(e.net, p)
+	}
+	return clampEval(r)
+}
+
+// evaluateHCE is the hand-written evaluation.
+func (e *Evaluator) evaluateHCE(p *v.Position) int {
 	var ei evalInfo
 	for c := v.White; c <= v.Black; c++ {
 		ei.ksq[c] = p.KingSquare(c)
