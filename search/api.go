@@ -6,6 +6,8 @@ package search
 import (
 	"time"
 
+	"github.com/rochade/rochade/eval"
+
 	v "github.com/rochade/rochade/variant960"
 )
 
@@ -100,6 +102,9 @@ type Options struct {
 	MultiPV      int
 	MoveOverhead time.Duration
 	ShowWDL      bool
+	// Net is the evaluation network, shared read-only by every thread;
+	// nil selects the hand-written evaluation.
+	Net *eval.Net
 }
 
 // DefaultOptions are the UCI defaults.

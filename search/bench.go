@@ -3,6 +3,8 @@ package search
 import (
 	"time"
 
+	"github.com/rochade/rochade/eval"
+
 	v "github.com/rochade/rochade/variant960"
 )
 
@@ -38,12 +40,13 @@ const DefaultBenchDepth = 11
 
 // Bench searches every bench position to a fixed depth with a fresh
 // 16 MB, one-thread engine. The node count is deterministic: it is the
-// engine's signature.
-func Bench(depth int) (nodes uint64, elapsed time.Duration) {
+// engine's signature. net is the evaluation network (nil: the
+// hand-written evaluation).
+func Bench(depth int, net *eval.Net) (nodes uint64, elapsed time.Duration) {
 	if depth <= 0 {
 		depth = DefaultBenchDepth
 	}
-	e := NewEngine(Options{HashMB: 16, Threads: 1, MultiPV: 1})
+	e := NewEngine(Options{HashMB: 16, Threads: 1, MultiPV: 1, Net: net})
 	start := time.Now()
 	for _, fen := range BenchPositions {
 		pos, err := v.ParseFEN(fen)

@@ -57,6 +57,9 @@ func (e *Engine) SetOptions(opts Options) {
 		e.threads = append(e.threads, t)
 	}
 	e.threads = e.threads[:opts.Threads]
+	for _, t := range e.threads {
+		t.ev.SetNet(opts.Net)
+	}
 }
 
 // Options returns the current options.

@@ -103,9 +103,9 @@ func TestDeterministicNodesAndDepth(t *testing.T) {
 			t.Errorf("%+v: %+v vs %+v", l, a, b)
 		}
 	}
-	if n1, _ := Bench(5); n1 == 0 {
+	if n1, _ := Bench(5, nil); n1 == 0 {
 		t.Error("bench counted no nodes")
-	} else if n2, _ := Bench(5); n1 != n2 {
+	} else if n2, _ := Bench(5, nil); n1 != n2 {
 		t.Errorf("bench not stable: %d vs %d", n1, n2)
 	}
 }

@@ -2,10 +2,12 @@ package uci
 
 import (
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/rochade/rochade/eval"
 	"github.com/rochade/rochade/search"
 )
 
@@ -42,7 +44,12 @@ var optionList = []option{
 	{name: "UCI_ShowWDL", typ: optCheck, def: "false", engine: true},
 	{name: "UCI_Chess960", typ: optCheck, def: "false"},
 	{name: "Debug Log File", typ: optString, def: ""},
+	{name: "EvalFile", typ: optString, def: evalFileInternal, engine: true},
+	{name: "Use NNUE", typ: optCheck, def: "true", engine: true},
 }
+
+// evalFileInternal names the net compiled into the binary.
+const evalFileInternal = "<internal>"
 
 func findOption(name string) (*option, bool) {
 	for i := range optionList {
@@ -75,10 +82,15 @@ type settings struct {
 	hash, threads, multiPV, overhead int
 	ponder, showWDL, chess960        bool
 	logFile                          string
+	evalFile                         string
+	useNNUE                          bool
+	net                              *eval.Net // the loaded EvalFile
 }
 
 func defaultSettings() settings {
-	return settings{hash: 16, threads: 1, multiPV: 1, overhead: 30}
+	net, _ := eval.DefaultNet()
+	return settings{hash: 16, threads: 1, multiPV: 1, overhead: 30,
+		evalFile: evalFileInternal, useNNUE: true, net: net}
 }
 
 func (s settings) searchOptions() search.Options {
@@ -88,7 +100,29 @@ func (s settings) searchOptions() search.Options {
 		MultiPV:      s.multiPV,
 		MoveOverhead: time.Duration(s.overhead) * time.Millisecond,
 		ShowWDL:      s.showWDL,
+		Net:          s.evalNet(),
 	}
+}
+
+// evalNet is the net the search uses: nil (the hand-written evaluation)
+// when Use NNUE is off or no net could be loaded.
+func (s settings) evalNet() *eval.Net {
+	if !s.useNNUE {
+		return nil
+	}
+	return s.net
+}
+
+// loadEvalFile reads the net named by an EvalFile value.
+func loadEvalFile(value string) (*eval.Net, error) {
+	if value == "" || value == evalFileInternal {
+		return eval.DefaultNet()
+	}
+	data, err := os.ReadFile(value)
+	if err != nil {
+		return nil, err
+	}
+	return eval.LoadNet(data)
 }
 
 // parseSpin reads a spin value. A value out of range is clamped and

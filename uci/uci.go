@@ -350,6 +350,11 @@ func (s *Session) cmdSetOption(args []string) {
 			s.set.showWDL = b
 		case "UCI_Chess960":
 			s.set.chess960 = b
+		case "Use NNUE":
+			s.set.useNNUE = b
+			if b && s.set.net == nil {
+				s.info("Use NNUE: no net is loaded; the hand-written evaluation stays in use")
+			}
 		}
 	case optButton:
 		if s.searching() {
@@ -363,6 +368,19 @@ func (s *Session) cmdSetOption(args []string) {
 	case optString:
 		if value == "<empty>" {
 			value = ""
+		}
+		if o.name == "EvalFile" {
+			net, err := loadEvalFile(value)
+			if err != nil {
+				s.errorf("EvalFile %q: %v; keeping %s", value, err, s.set.evalFile)
+				return
+			}
+			if value == "" {
+				value = evalFileInternal
+			}
+			s.set.evalFile, s.set.net = value, net
+			s.info("EvalFile %s loaded (net %s)", value, net.Hash)
+			break
 		}
 		s.outMu.Lock()
 		s.log.event("option", fmt.Sprintf("%s = %s", o.name, value))

@@ -21,8 +21,11 @@ const usage = `Rochade %s - a UCI chess engine for Chess960, DFRC and standard c
 
 Usage:
   rochade [--log FILE]                 speak UCI on stdin/stdout
-  rochade bench [depth]                fixed-depth search of the bench positions;
+  rochade bench [depth] [--hce] [--evalfile F]
+                                       fixed-depth search of the bench positions;
                                        the last line is "<N> nodes <M> nps"
+  rochade eval [--hce] [--evalfile F] [--info]
+                                       static eval (cp, White's view) of each FEN on stdin
   rochade perft <depth> [fen]          perft divide (standard start position by default)
   rochade startpos <n>                 FEN of Chess960 start position n (0..959, 518 = standard)
   rochade startpos --fischer168 <i>    FEN of Fischer168 position i (1..168)
@@ -71,6 +74,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		s.Close()
 	case "bench":
 		err = bench(rest[1:], stdout)
+	case "eval":
+		err = evalCmd(rest[1:], stdin, stdout, stderr)
 	case "perft":
 		err = perft(rest[1:], stdout)
 	case "startpos":
@@ -91,6 +96,26 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func bench(args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	var nf netFlags
+	nf.register(fs)
+	// Flags may come before or after the depth.
+	var pos []string
+	for len(args) > 0 {
+		if err := fs.Parse(args); err != nil {
+			return err
+		}
+		args = fs.Args()
+		if len(args) > 0 {
+			pos = append(pos, args[0])
+			args = args[1:]
+		}
+	}
+	args = pos
+	net, err := nf.net()
+	if err != nil {
+		return err
+	}
 	depth := 0
 	if len(args) > 0 {
 		n, err := strconv.Atoi(args[0])
@@ -102,7 +127,7 @@ func bench(args []string, out io.Writer) error {
 	if len(args) > 1 {
 		return fmt.Errorf("unexpected argument %q", args[1])
 	}
-	nodes, elapsed := search.Bench(depth)
+	nodes, elapsed := search.Bench(depth, net)
 	ms := max(elapsed.Milliseconds(), 1)
 	nps := uint64(float64(nodes) / max(elapsed.Seconds(), 1e-3))
 	fmt.Fprintf(out, "positions %d, time %d ms\n", len(search.BenchPositions), ms)

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/rochade/rochade/eval"
+	v "github.com/rochade/rochade/variant960"
+)
+
+// netFlags are the evaluation choices shared by bench and eval.
+type netFlags struct {
+	hce      bool
+	evalFile string
+}
+
+func (nf *netFlags) register(fs *flag.FlagSet) {
+	fs.BoolVar(&nf.hce, "hce", false, "use the hand-written evaluation instead of the net")
+	fs.StringVar(&nf.evalFile, "evalfile", "", "net file to use instead of the embedded one")
+}
+
+// net returns the chosen network, nil for the hand-written evaluation.
+func (nf *netFlags) net() (*eval.Net, error) {
+	if nf.hce {
+		return nil, nil
+	}
+	if nf.evalFile != "" {
+		data, err := os.ReadFile(nf.evalFile)
+		if err != nil {
+			return nil, err
+		}
+		n, err := eval.LoadNet(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", nf.evalFile, err)
+		}
+		return n, nil
+	}
+	n, err := eval.DefaultNet()
+	if err != nil {
+		return nil, nil // a build without an embedded net uses the hand-written eval
+	}
+	return n, nil
+}
+
+// evalCmd prints the static evaluation, in centipawns from White's view,
+// of each FEN read on stdin (one a line; "FEN | score | result" lines from
+// training data are read too, and their extra fields ignored).
+func evalCmd(args []string, stdin io.Reader, out, stderr io.Writer) error {
+	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var nf netFlags
+	nf.register(fs)
+	info := fs.Bool("info", false, "print the net's hash and manifest and exit")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	n, err := nf.net()
+	if err != nil {
+		return err
+	}
+	if *info {
+		if n == nil {
+			fmt.Fprintln(out, "hand-written evaluation")
+			return nil
+		}
+		fmt.Fprintf(out, "net %s\n%s\n", n.Hash, n.Manifest)
+		return nil
+	}
+	ev := eval.New()
+	ev.SetNet(n)
+	w := bufio.NewWriter(out)
+	defer w.Flush()
+	sc := bufio.NewScanner(stdin)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		text := strings.TrimSpace(sc.Text())
+		if i := strings.IndexByte(text, '|'); i >= 0 {
+			text = strings.TrimSpace(text[:i])
+		}
+		if text == "" {
+			continue
+		}
+		p, err := v.ParseFEN(text)
+		if err != nil {
+			fmt.Fprintf(w, "error line %d: %v\n", line, err)
+			continue
+		}
+		s := ev.Evaluate(p)
+		if p.Side() == v.Black {
+			s = -s
+		}
+		fmt.Fprintln(w, s)
+	}
+	return sc.Err()
+}

@@ -1,0 +1,29 @@
+package eval
+
+import (
+	"embed"
+	"sync"
+)
+
+//go:embed nets
+var netFS embed.FS
+
+var (
+	defaultOnce sync.Once
+	defaultNet  *Net
+	defaultErr  error
+)
+
+// DefaultNet is the net compiled into the binary (eval/nets/default.nnue),
+// or nil with an error when the build has none.
+func DefaultNet() (*Net, error) {
+	defaultOnce.Do(func() {
+		data, err := netFS.ReadFile("nets/default.nnue")
+		if err != nil {
+			defaultErr = err
+			return
+		}
+		defaultNet, defaultErr = LoadNet(data)
+	})
+	return defaultNet, defaultErr
+}
