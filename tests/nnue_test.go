@@ -1,0 +1,123 @@
+package tests
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rochade/rochade/eval"
+	v "github.com/rochade/rochade/variant960"
+)
+
+// writeRandomNet writes a net with random weights in a trained net's
+// ranges and returns its path.
+func writeRandomNet(t *testing.T, seed uint64) (string, *eval.Net) {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, 1))
+	n := &eval.Net{}
+	for i := range n.W {
+		n.W[i] = int16(r.IntN(121) - 60)
+	}
+	for i := range n.B {
+		n.B[i] = int16(r.IntN(301) - 50)
+	}
+	for i := range n.O {
+		n.O[i] = int16(r.IntN(255) - 127)
+	}
+	var buf bytes.Buffer
+	if err := eval.WriteNet(&buf, n, `{"test":"random"}`); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "random.nnue")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := eval.LoadNet(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, loaded
+}
+
+// TestEvalFileOption: a good net file loads, a missing or corrupt one is
+// one info string error and the last good net stays; the engine searches
+// with each choice.
+func TestEvalFileOption(t *testing.T) {
+	path, net := writeRandomNet(t, 1)
+	data, _ := os.ReadFile(path)
+	corrupt := filepath.Join(t.TempDir(), "corrupt.nnue")
+	os.WriteFile(corrupt, data[:len(data)/2], 0o644)
+
+	e := startEngine(t)
+	e.handshake()
+	e.send("setoption name EvalFile value "+path, "isready")
+	got := e.until("readyok", 10*time.Second)
+	if len(got) != 2 || !strings.Contains(got[0], "info string EvalFile "+path+" loaded (net "+net.Hash+")") {
+		t.Fatalf("loading a good net: %q", got)
+	}
+	for _, bad := range []string{filepath.Join(t.TempDir(), "missing.nnue"), corrupt} {
+		e.send("setoption name EvalFile value "+bad, "isready")
+		got = e.until("readyok", 10*time.Second)
+		if len(got) != 2 || !strings.HasPrefix(got[0], "info string error: EvalFile") || !strings.Contains(got[0], "keeping "+path) {
+			t.Fatalf("bad net %s: %q", bad, got)
+		}
+	}
+	for _, opt := range []string{"Use NNUE value false", "Use NNUE value true"} {
+		e.send("setoption name "+opt, "position startpos moves e2e4", "go depth 6")
+		if best, _, _ := e.search("", 30*time.Second); best == "" || best == "(none)" {
+			t.Fatalf("%s: bestmove %q", opt, best)
+		}
+	}
+	e.send("quit")
+	e.waitExit(10 * time.Second)
+}
+
+// TestCLIEval: `rochade eval` prints the net's score from White's view,
+// negated for the colour-mirrored position, and reads data lines too.
+func TestCLIEval(t *testing.T) {
+	path, net := writeRandomNet(t, 2)
+	fens := []string{
+		v.StartFEN,
+		"r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8",
+		"rk5r/pppbqppp/2np1n2/2b1p3/2B1P3/2NP1N2/PPPBQPPP/RK5R b HAha - 0 1",
+	}
+	mirrored := []string{
+		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",
+		"r2qkb1r/pp1b1ppp/2n1pn2/2pp4/3P4/2N1PN2/PP2BPPP/R1BQ1RK1 b kq - 0 8",
+		"rk5r/pppbqppp/2np1n2/2b1p3/2B1P3/2NP1N2/PPPBQPPP/RK5R w HAha - 0 1",
+	}
+	in := strings.Join(fens, "\n") + "\n" + strings.Join(mirrored, " | 10 | 0.5\n") + " | 10 | 0.5\nnot a fen\n"
+	cmd := execCLI(t, "eval", "--evalfile", path)
+	cmd.Stdin = strings.NewReader(in)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != 7 || !strings.HasPrefix(lines[6], "error line 7") {
+		t.Fatalf("eval output: %q", lines)
+	}
+	for i, fen := range fens {
+		p := v.MustParseFEN(fen)
+		want := min(max(eval.EvaluateNet(net, p), -eval.MaxEval), eval.MaxEval)
+		if p.Side() == v.Black {
+			want = -want
+		}
+		a, _ := strconv.Atoi(lines[i])
+		b, _ := strconv.Atoi(lines[i+3])
+		if a != want || b != -want {
+			t.Errorf("%s: eval %d, mirrored %d; want %d and %d", fen, a, b, want, -want)
+		}
+	}
+}
+
+func execCLI(t *testing.T, args ...string) *exec.Cmd {
+	t.Helper()
+	return exec.Command(plainBin(t), args...)
+}
