@@ -90,20 +90,34 @@ func gameRand(seed, index uint64) *rand.Rand {
 	return rand.New(rand.NewPCG(a, b))
 }
 
+// Start position kinds.
+const (
+	startStandard = iota
+	startChess960
+	startDFRC
+)
+
+// drawStart draws a start position: DFRC (two independent SP numbers),
+// Chess960 or the standard one.
+func drawStart(r *rand.Rand) (*variant960.Position, int, error) {
+	switch k := r.IntN(100); {
+	case k < pctDFRC:
+		pos, err := variant960.DFRCPosition(variant960.RandomSP(r), variant960.RandomSP(r))
+		return pos, startDFRC, err
+	case k < pctDFRC+pctChess960:
+		pos, err := variant960.Chess960Position(variant960.RandomSP(r))
+		return pos, startChess960, err
+	default:
+		pos, err := variant960.Chess960Position(518)
+		return pos, startStandard, err
+	}
+}
+
 // opening draws random openings until one is balanced enough and returns
 // it, re-read from its FEN so that the game depends on the FEN alone.
 func (p *player) opening(r *rand.Rand) (*variant960.Position, string, error) {
 	for tries := 0; tries < 1000; tries++ {
-		var pos *variant960.Position
-		var err error
-		switch k := r.IntN(100); {
-		case k < pctDFRC:
-			pos, err = variant960.DFRCPosition(variant960.RandomSP(r), variant960.RandomSP(r))
-		case k < pctDFRC+pctChess960:
-			pos, err = variant960.Chess960Position(variant960.RandomSP(r))
-		default:
-			pos, err = variant960.Chess960Position(518)
-		}
+		pos, _, err := drawStart(r)
 		if err != nil {
 			return nil, "", err
 		}
