@@ -2,7 +2,9 @@ package datagen
 
 import (
 	"bufio"
+	"fmt"
 	"io"
+	"os"
 	"strconv"
 
 	"github.com/rochade/rochade/variant960"
@@ -58,4 +60,58 @@ func Convert(w io.Writer, paths []string, filter bool) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// Stats summarises chunk files.
+type Stats struct {
+	Files, Games, Positions uint64
+	Bytes                   int64     // file sizes
+	Results                 [3]uint64 // games by result for White (loss, draw, win)
+	Terminations            [termCount]uint64
+}
+
+// ReadStats reads the games of chunk files (without replaying them) and
+// counts them.
+func ReadStats(paths []string) (*Stats, error) {
+	st := &Stats{}
+	for _, path := range paths {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		fi, err := f.Stat()
+		if err == nil {
+			st.Bytes += fi.Size()
+		}
+		err = scanGames(f, func(g *game) error {
+			st.Games++
+			st.Positions += uint64(len(g.moves) / bytesPerPos)
+			st.Results[g.result]++
+			st.Terminations[g.term]++
+			return nil
+		})
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		st.Files++
+	}
+	return st, nil
+}
+
+// Write prints the statistics.
+func (s *Stats) Write(w io.Writer) {
+	fmt.Fprintf(w, "files %d, games %d, positions %d, %.1f positions/game, %.2f bytes/position\n",
+		s.Files, s.Games, s.Positions, float64(s.Positions)/float64(max(s.Games, 1)),
+		float64(s.Bytes)/float64(max(s.Positions, 1)))
+	pct := func(n uint64) float64 { return 100 * float64(n) / float64(max(s.Games, 1)) }
+	fmt.Fprintf(w, "results: white wins %.1f%%, draws %.1f%%, black wins %.1f%%\n",
+		pct(s.Results[ResultWin]), pct(s.Results[ResultDraw]), pct(s.Results[ResultLoss]))
+	fmt.Fprint(w, "terminations:")
+	for t, n := range s.Terminations {
+		if n > 0 {
+			fmt.Fprintf(w, " %s %.1f%%", Termination(t), pct(n))
+		}
+	}
+	fmt.Fprintln(w)
 }

@@ -305,9 +305,18 @@ func TestEndToEnd(t *testing.T) {
 		t.Fatalf("manifest: %v, %v", es, err)
 	}
 	chunk := filepath.Join(dir, es[0].Chunk)
-	st, _ := os.Stat(chunk)
-	t.Logf("%d games, %d positions, %d bytes: %.2f bytes/position", es[0].Games, es[0].Positions, st.Size(),
-		float64(st.Size())/float64(es[0].Positions))
+	size := fileSize(chunk)
+	t.Logf("%d games, %d positions, %d bytes: %.2f bytes/position", es[0].Games, es[0].Positions, size,
+		float64(size)/float64(es[0].Positions))
+
+	st, err := ReadStats([]string{chunk})
+	if err != nil || st.Games != es[0].Games || st.Positions != es[0].Positions || st.Bytes != size ||
+		st.Results[0]+st.Results[1]+st.Results[2] != st.Games {
+		t.Errorf("stats %+v, %v", st, err)
+	}
+	var sb strings.Builder
+	st.Write(&sb)
+	t.Log(sb.String())
 
 	for _, filter := range []bool{false, true} {
 		var out bytes.Buffer
@@ -367,4 +376,12 @@ func TestSkip(t *testing.T) {
 			t.Errorf("not skipped: %+v", c)
 		}
 	}
+}
+
+func fileSize(path string) int64 {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return -1
+	}
+	return fi.Size()
 }

@@ -21,6 +21,8 @@ const datagenUsage = `Usage:
       with the same DIR and --seed resumes after the last chunk
   rochade datagen convert [--filter] FILE...
       print the positions of chunk files as "<FEN> | <cp, White's view> | <1.0|0.5|0.0>"
+  rochade datagen stats FILE...
+      games, positions, bytes/position, results and how the games ended
 
 Options:
 `
@@ -29,6 +31,19 @@ Options:
 func runDatagen(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "convert" {
 		return runConvert(args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "stats" {
+		if len(args) == 1 {
+			fmt.Fprintln(stderr, "rochade datagen stats: need chunk files")
+			return 2
+		}
+		st, err := datagen.ReadStats(args[1:])
+		if err != nil {
+			fmt.Fprintf(stderr, "rochade datagen stats: %v\n", err)
+			return 1
+		}
+		st.Write(stdout)
+		return 0
 	}
 	fs := flag.NewFlagSet("datagen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
