@@ -205,14 +205,18 @@ func (s *scanner) uvarint() (uint64, error) {
 	}
 }
 
-// next reads the next game. It returns io.EOF after a valid trailer.
+// next reads the next game. It returns io.EOF after the last chunk's
+// valid trailer.
 func (s *scanner) next() (*game, error) {
 	n, err := s.uvarint()
+	for err == nil && n == 0 {
+		// The end mark; then the end, or the next chunk.
+		if err = s.trailer(); err == nil {
+			n, err = s.uvarint()
+		}
+	}
 	if err != nil {
 		return nil, err
-	}
-	if n == 0 {
-		return nil, s.trailer()
 	}
 	if n > maxFENLen {
 		return nil, formatErr("FEN length %d", n)
@@ -268,17 +272,36 @@ func (s *scanner) trailer() error {
 	if got := binary.LittleEndian.Uint32(b[:]); got != want {
 		return formatErr("checksum %08x, want %08x", got, want)
 	}
-	if _, err := s.r.ReadByte(); err != io.EOF {
-		if err == nil {
-			return formatErr("data after the trailer")
+	// The end, or another chunk after this one (concatenated files).
+	if _, err := s.r.Peek(1); err != nil {
+		if err == io.EOF {
+			return io.EOF
 		}
+		return fmt.Errorf("%w: %w", ErrFormat, err)
+	}
+	return s.header()
+}
+
+// header reads a chunk's magic and version and starts its counts.
+func (s *scanner) header() error {
+	s.crc.Reset()
+	s.games, s.positions = 0, 0
+	b, err := s.read(len(Magic) + 1)
+	if err != nil {
 		return err
 	}
-	return io.EOF
+	if string(b[:len(Magic)]) != Magic {
+		return formatErr("not a Rochade training data chunk (magic %q)", b[:len(Magic)])
+	}
+	if b[len(Magic)] != Version {
+		return formatErr("version %d, this reader knows %d", b[len(Magic)], Version)
+	}
+	return nil
 }
 
 // scanGames calls fn for every game in r (compressed or not) and checks
-// the whole stream.
+// the whole stream. The stream may hold several chunks one after the
+// other (as `cat` makes them, compressed or not).
 func scanGames(r io.Reader, fn func(*game) error) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	head, err := br.Peek(4)
@@ -294,15 +317,8 @@ func scanGames(r io.Reader, fn func(*game) error) error {
 		br = bufio.NewReaderSize(dec, 64<<10)
 	}
 	s := &scanner{r: br, crc: crc32.New(crcTable)}
-	b, err := s.read(len(Magic) + 1)
-	if err != nil {
+	if err := s.header(); err != nil {
 		return err
-	}
-	if string(b[:len(Magic)]) != Magic {
-		return formatErr("not a Rochade training data file (magic %q)", b[:len(Magic)])
-	}
-	if b[len(Magic)] != Version {
-		return formatErr("version %d, this reader knows %d", b[len(Magic)], Version)
 	}
 	for {
 		g, err := s.next()
@@ -319,7 +335,7 @@ func scanGames(r io.Reader, fn func(*game) error) error {
 }
 
 // Read calls fn for every position of a chunk stream (compressed with
-// zstd or not). It replays each game's moves from its start position and
+// zstd or not; several chunks concatenated are read one after the other). It replays each game's moves from its start position and
 // checks every move for legality, so malformed data yields an error, not
 // a panic. An error from fn stops the reading and is returned. Data that
 // fails the final checksum may have been passed to fn before the error.

@@ -163,6 +163,30 @@ func TestReadFile(t *testing.T) {
 	}
 }
 
+func TestConcatenated(t *testing.T) {
+	d1, w1 := randomGames(t, testStarts(t)[:3], 6)
+	d2, w2 := randomGames(t, testStarts(t)[3:], 7)
+	var empty chunkWriter
+	empty.reset()
+	d3 := bytes.Clone(empty.finish())
+	wants := append(w1, w2...)
+	for name, data := range map[string][]byte{
+		"raw":  append(append(bytes.Clone(d1), d3...), d2...),
+		"zstd": append(append(compress(t, d1), compress(t, d3)...), compress(t, d2)...),
+	} {
+		got, err := readAll(t, data)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if len(got) != len(wants) || got[0] != wants[0] || got[len(got)-1] != wants[len(wants)-1] {
+			t.Errorf("%s: %d samples, want %d", name, len(got), len(wants))
+		}
+		if _, err := readAll(t, data[:len(data)-1]); err == nil {
+			t.Errorf("%s: truncated last chunk: no error", name)
+		}
+	}
+}
+
 func TestEmptyChunk(t *testing.T) {
 	var cw chunkWriter
 	cw.reset()

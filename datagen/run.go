@@ -255,7 +255,10 @@ func Run(ctx context.Context, opt Options) error {
 			}
 		}
 		word := "progress"
-		if final {
+		switch {
+		case final && ctx.Err() != nil:
+			word = "stopped"
+		case final:
 			word = "done"
 		}
 		fmt.Fprintf(opt.Progress, "%s: games %d, positions %d, chunks %d, %.0f pos/s, %.2f games/s, elapsed %s, ETA %s\n",
@@ -267,7 +270,7 @@ func Run(ctx context.Context, opt Options) error {
 		case g, ok := <-results:
 			if !ok {
 				// Workers are gone: a limit was reached or ctx was cancelled.
-				if ctx.Err() == nil && cw.games > 0 || (ctx.Err() == nil && next > chunkFirst) {
+				if ctx.Err() == nil && next > chunkFirst {
 					if err := flush(next); err != nil {
 						return err
 					}
