@@ -2,6 +2,7 @@ package datagen
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -100,7 +101,9 @@ func ReadManifest(dir string) ([]ManifestEntry, error) {
 // cancelled. Games are numbered from 0; game i depends only on
 // (opt.Seed, i) and the play settings. A run in a directory with a
 // manifest resumes after the last chunk listed there (same seed and node
-// limits required); a cancelled run loses only the chunk in progress.
+// limits required, checked; the same hash size, length cap and engine
+// build are needed for the same games, not checked); a cancelled run
+// loses only the chunk in progress.
 func Run(ctx context.Context, opt Options) error {
 	if opt.Games == 0 && opt.Positions == 0 {
 		return errors.New("datagen: need a game or position limit")
@@ -141,7 +144,7 @@ func Run(ctx context.Context, opt Options) error {
 		if e.FirstGame != next {
 			return fmt.Errorf("datagen: %s line %d: chunk starts at game %d, want %d", ManifestName, e.lineNumber, e.FirstGame, next)
 		}
-		if err := startKeys(filepath.Join(opt.Out, e.Chunk), seen); err != nil {
+		if err := startKeys(filepath.Join(opt.Out, e.Chunk), e.SHA256, seen); err != nil {
 			return fmt.Errorf("datagen: resuming: %w", err)
 		}
 		next = e.EndGame
@@ -316,14 +319,17 @@ func Run(ctx context.Context, opt Options) error {
 	}
 }
 
-// startKeys adds the Zobrist keys of a chunk's start positions to seen.
-func startKeys(path string, seen map[uint64]struct{}) error {
-	f, err := os.Open(path)
+// startKeys checks a chunk file against its manifest checksum and adds
+// the Zobrist keys of its games' start positions to seen.
+func startKeys(path, sha string, seen map[uint64]struct{}) error {
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	err = scanGames(f, func(g *game) error {
+	if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != sha {
+		return fmt.Errorf("%s: sha256 differs from the manifest's", path)
+	}
+	err = scanGames(bytes.NewReader(data), func(g *game) error {
 		pos, err := variant960.ParseFEN(g.fen)
 		if err != nil {
 			return fmt.Errorf("%w: %v", ErrFormat, err)

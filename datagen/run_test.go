@@ -229,6 +229,17 @@ func TestRunResume(t *testing.T) {
 	if len(manifestSums(t, two)) != 3 {
 		t.Error("rerun of a finished run wrote chunks")
 	}
+	// A chunk that does not match its checksum stops a resume.
+	bad := t.TempDir()
+	if err := Run(context.Background(), runOpts(bad, 2)); err != nil {
+		t.Fatal(err)
+	}
+	chunk := filepath.Join(bad, "chunk-000000.rdg.zst")
+	data, _ := os.ReadFile(chunk)
+	os.WriteFile(chunk, append(data, 0), 0o644)
+	if err := Run(context.Background(), runOpts(bad, 4)); err == nil || !strings.Contains(err.Error(), "sha256") {
+		t.Errorf("resume over a changed chunk: %v", err)
+	}
 	// Another seed in the same directory is refused.
 	o := runOpts(two, 7)
 	o.Seed = 6
