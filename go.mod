@@ -3,6 +3,7 @@ module github.com/rochade/rochade
 go 1.26.8
 
 require (
+	github.com/klauspost/compress v1.20.3
 	github.com/notnil/chess v1.10.0
 	github.com/rs/zerolog v1.35.1
 )

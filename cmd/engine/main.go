@@ -80,6 +80,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = perft(rest[1:], stdout)
 	case "startpos":
 		err = startpos(rest[1:], stdout)
+	case "datagen":
+		return runDatagen(rest[1:], stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "%s %s\n", uci.Name, uci.Version)
 	case "help":

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/rochade/rochade/datagen"
+	"github.com/rochade/rochade/uci"
+)
+
+const datagenUsage = `Usage:
+  rochade datagen --out DIR (--games G | --positions P) [options]
+      self-play training data: zstd chunks and DIR/manifest.tsv; a rerun
+      with the same DIR and --seed resumes after the last chunk
+  rochade datagen convert [--filter] FILE...
+      print the positions of chunk files as "<FEN> | <cp, White's view> | <1.0|0.5|0.0>"
+  rochade datagen stats FILE...
+      games, positions, bytes/position, results and how the games ended
+
+Options:
+`
+
+// runDatagen is the datagen subcommand; it returns the exit status.
+func runDatagen(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "convert" {
+		return runConvert(args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "stats" {
+		if len(args) == 1 {
+			fmt.Fprintln(stderr, "rochade datagen stats: need chunk files")
+			return 2
+		}
+		st, err := datagen.ReadStats(args[1:])
+		if err != nil {
+			fmt.Fprintf(stderr, "rochade datagen stats: %v\n", err)
+			return 1
+		}
+		st.Write(stdout)
+		return 0
+	}
+	fs := flag.NewFlagSet("datagen", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", "", "output directory")
+	threads := fs.Int("threads", 1, "worker threads (one single-threaded search each)")
+	nodes := fs.Uint64("nodes", 5000, "soft node limit per move")
+	hard := fs.Uint64("hard-nodes", 0, "hard node limit per move (default 4 × --nodes)")
+	games := fs.Uint64("games", 0, "stop after this many games (counted from game 0, resumed runs included)")
+	positions := fs.Uint64("positions", 0, "stop once this many positions are written (resumed runs included)")
+	seed := fs.Uint64("seed", 1, "run seed: game i depends only on (seed, i)")
+	chunk := fs.Int("chunk", 250, "games per chunk file")
+	maxPlies := fs.Int("max-plies", 400, "recorded plies before a game is scored a draw")
+	hash := fs.Int("hash", 16, "hash table per thread, MB")
+	every := fs.Duration("progress", 10*time.Second, "progress report interval")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, datagenUsage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "rochade datagen: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	if *out == "" || (*games == 0 && *positions == 0) {
+		fmt.Fprintln(stderr, "rochade datagen: need --out and --games or --positions")
+		return 2
+	}
+	if *nodes == 0 || *threads < 1 || *chunk < 1 || *maxPlies < 1 || *hash < 1 {
+		fmt.Fprintln(stderr, "rochade datagen: --nodes, --threads, --chunk, --max-plies and --hash must be positive")
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	opt := datagen.Options{
+		Out: *out, Seed: *seed, Threads: *threads, Games: *games, Positions: *positions, ChunkGames: *chunk,
+		Play:     datagen.PlayConfig{Nodes: *nodes, HardNodes: *hard, MaxPlies: *maxPlies, HashMB: *hash},
+		Engine:   uci.Version,
+		Progress: stderr, ProgressEvery: *every,
+	}
+	fmt.Fprintf(stderr, "datagen: engine %s, eval %s, seed %d, nodes %d, threads %d, out %s\n",
+		uci.Version, datagen.EvalID, *seed, *nodes, *threads, *out)
+	if err := datagen.Run(ctx, opt); err != nil {
+		if errors.Is(err, context.Canceled) {
+			fmt.Fprintln(stderr, "rochade datagen: interrupted; the chunk in progress is lost, rerun to resume")
+			return 130
+		}
+		fmt.Fprintf(stderr, "rochade datagen: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func runConvert(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("datagen convert", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	filter := fs.Bool("filter", false, "skip positions in check, with a noisy move, before ply 8 or with |score| > 3000")
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "rochade datagen convert: need chunk files")
+		return 2
+	}
+	if err := datagen.Convert(stdout, fs.Args(), *filter); err != nil {
+		fmt.Fprintf(stderr, "rochade datagen convert: %v\n", err)
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestDatagenCLI(t *testing.T) {
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	if rc := run([]string{"datagen", "--out", dir, "--games", "1", "--nodes", "300", "--max-plies", "20", "--hash", "1"}, nil, &out, &errb); rc != 0 {
+		t.Fatalf("datagen: rc %d: %s", rc, errb.String())
+	}
+	if !strings.Contains(errb.String(), "done: games 1") {
+		t.Errorf("progress: %q", errb.String())
+	}
+	chunks, _ := filepath.Glob(filepath.Join(dir, "chunk-*.rdg.zst"))
+	if len(chunks) != 1 {
+		t.Fatalf("chunks %q", chunks)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "manifest.tsv")); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if rc := run([]string{"datagen", "convert", chunks[0]}, nil, &out, &errb); rc != 0 {
+		t.Fatalf("convert: rc %d: %s", rc, errb.String())
+	}
+	if n := strings.Count(out.String(), "\n"); n == 0 || n > 20 {
+		t.Errorf("convert: %d lines", n)
+	}
+	out.Reset()
+	if rc := run([]string{"datagen", "stats", chunks[0]}, nil, &out, &errb); rc != 0 || !strings.Contains(out.String(), "games 1,") {
+		t.Errorf("stats: rc %d: %q", rc, out.String())
+	}
+	for _, args := range [][]string{
+		{"datagen"},
+		{"datagen", "--out", dir},
+		{"datagen", "--games", "1"},
+		{"datagen", "--out", dir, "--games", "1", "--nodes", "0"},
+		{"datagen", "--out", dir, "--games", "1", "extra"},
+		{"datagen", "convert"},
+		{"datagen", "stats"},
+	} {
+		errb.Reset()
+		if rc := run(args, nil, &out, &errb); rc != 2 {
+			t.Errorf("%q: rc %d, want 2", args, rc)
+		}
+	}
+	if rc := run([]string{"datagen", "convert", filepath.Join(dir, "manifest.tsv")}, nil, &out, &errb); rc != 1 {
+		t.Errorf("convert of a non-chunk: rc %d, want 1", rc)
+	}
+}

@@ -1,0 +1,262 @@
+package datagen
+
+import (
+	"errors"
+	"math/rand/v2"
+
+	"github.com/rochade/rochade/search"
+	"github.com/rochade/rochade/variant960"
+)
+
+// EvalID names the evaluation that scored the data; it goes into the
+// manifest. The eval package will expose a net identity; until then "hce".
+var EvalID = "hce"
+
+// Play settings. Scores are centipawns; plies count both sides.
+const (
+	// The opening: a random start position (DFRC, Chess960 or standard,
+	// in these percentages) and then 8 or 9 random legal plies.
+	pctDFRC     = 60
+	pctChess960 = 30 // the rest: the standard start position
+	minRandPly  = 8
+	maxRandPly  = 9
+	// An opening is thrown away when a short search scores it beyond
+	// this, for the side to move.
+	openingMaxScore = 500
+	openingDepth    = 8
+
+	// Win adjudication: |score| >= adjWinScore, for the same side, in
+	// adjWinPlies consecutive searches (both sides' reports).
+	adjWinScore = 1250
+	adjWinPlies = 4
+	// Draw adjudication: once the game (counted from its real start, the
+	// random plies included) has reached move adjDrawMove, |score| <=
+	// adjDrawScore in adjDrawPlies consecutive searches.
+	adjDrawMove  = 30
+	adjDrawScore = 10
+	adjDrawPlies = 8
+)
+
+// PlayConfig is what a game depends on besides its seed and index.
+type PlayConfig struct {
+	Nodes     uint64 // soft node limit per move (search.Limits.SoftNodes)
+	HardNodes uint64 // hard node limit per move (search.Limits.Nodes); 0: 4 × Nodes
+	MaxPlies  int    // recorded plies before a game is scored a draw; 0: 400
+	HashMB    int    // per worker; 0: 16
+}
+
+func (c PlayConfig) withDefaults() PlayConfig {
+	if c.Nodes == 0 {
+		c.Nodes = 5000
+	}
+	if c.HardNodes == 0 {
+		c.HardNodes = 4 * c.Nodes
+	}
+	if c.MaxPlies == 0 {
+		c.MaxPlies = 400
+	}
+	if c.HashMB == 0 {
+		c.HashMB = 16
+	}
+	return c
+}
+
+// player plays games with its own single-threaded engine.
+type player struct {
+	cfg PlayConfig
+	eng *search.Engine
+	enc gameEncoder
+	ml  variant960.MoveList
+}
+
+func newPlayer(cfg PlayConfig) *player {
+	cfg = cfg.withDefaults()
+	return &player{cfg: cfg, eng: search.NewEngine(search.Options{HashMB: cfg.HashMB, Threads: 1, MultiPV: 1})}
+}
+
+// splitmix64 is a good 64-bit mixer (Steele, Lea, Flood).
+func splitmix64(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+// gameRand is game index's random source: a function of (seed, index)
+// alone, so a run is reproducible whatever the thread count.
+func gameRand(seed, index uint64) *rand.Rand {
+	a := splitmix64(seed ^ splitmix64(index))
+	b := splitmix64(a ^ 0x6a09e667f3bcc909 ^ index)
+	return rand.New(rand.NewPCG(a, b))
+}
+
+// Start position kinds.
+const (
+	startStandard = iota
+	startChess960
+	startDFRC
+)
+
+// drawStart draws a start position: DFRC (two independent SP numbers),
+// Chess960 or the standard one.
+func drawStart(r *rand.Rand) (*variant960.Position, int, error) {
+	switch k := r.IntN(100); {
+	case k < pctDFRC:
+		pos, err := variant960.DFRCPosition(variant960.RandomSP(r), variant960.RandomSP(r))
+		return pos, startDFRC, err
+	case k < pctDFRC+pctChess960:
+		pos, err := variant960.Chess960Position(variant960.RandomSP(r))
+		return pos, startChess960, err
+	default:
+		pos, err := variant960.Chess960Position(518)
+		return pos, startStandard, err
+	}
+}
+
+// opening draws random openings until one is balanced enough and returns
+// it, re-read from its FEN so that the game depends on the FEN alone.
+func (p *player) opening(r *rand.Rand) (*variant960.Position, string, error) {
+	for tries := 0; tries < 1000; tries++ {
+		pos, _, err := drawStart(r)
+		if err != nil {
+			return nil, "", err
+		}
+		plies := minRandPly + r.IntN(maxRandPly-minRandPly+1)
+		ok := true
+		for range plies {
+			pos.GenerateLegal(&p.ml)
+			if p.ml.N == 0 {
+				ok = false
+				break
+			}
+			pos.Make(p.ml.Moves[r.IntN(p.ml.N)])
+		}
+		if !ok || !pos.HasLegalMove() || pos.InsufficientMaterial() {
+			continue
+		}
+		fen := pos.ShredderFEN()
+		if pos, err = variant960.ParseFEN(fen); err != nil {
+			return nil, "", err
+		}
+		p.eng.Clear()
+		res := p.eng.Search(pos, search.Limits{Depth: openingDepth, Nodes: p.cfg.HardNodes}, search.Callbacks{})
+		if res.Score > openingMaxScore || res.Score < -openingMaxScore {
+			continue
+		}
+		return pos, fen, nil
+	}
+	return nil, "", errors.New("datagen: no balanced opening in 1000 tries")
+}
+
+// gameOut is a finished game.
+type gameOut struct {
+	index     uint64
+	record    []byte // the encoded game (gameEncoder.appendTo)
+	key       uint64 // Zobrist key of the start position
+	positions int
+	result    int
+	term      Termination
+	err       error
+}
+
+// play plays game index of a run with the given seed. stop is polled
+// between moves; a stopped game returns nil.
+func (p *player) play(seed, index uint64, stop func() bool) (*gameOut, error) {
+	r := gameRand(seed, index)
+	pos, fen, err := p.opening(r)
+	if err != nil {
+		return nil, err
+	}
+	key := pos.Key()
+	p.eng.Clear()
+	p.enc.reset()
+	limits := search.Limits{SoftNodes: p.cfg.Nodes, Nodes: p.cfg.HardNodes}
+	result, term := ResultDraw, TermMaxLength
+	winRun, drawRun := 0, 0 // winRun > 0: White winning, < 0: Black
+	for ply := 0; ; ply++ {
+		if stop != nil && stop() {
+			return nil, nil
+		}
+		if r, t, over := p.gameOver(pos); over {
+			result, term = r, t
+			break
+		}
+		if ply >= p.cfg.MaxPlies {
+			break
+		}
+		res := p.eng.Search(pos, limits, search.Callbacks{})
+		if res.Best == variant960.NoMove {
+			return nil, errors.New("datagen: search returned no move in " + pos.FEN())
+		}
+		score := res.Score
+		if search.IsMate(score) {
+			score = MateScore
+			if res.Score < 0 {
+				score = -MateScore
+			}
+		}
+		if pos.Side() == variant960.Black {
+			score = -score
+		}
+		p.enc.add(res.Best, score)
+
+		// Adjudication, on White's-view scores.
+		switch {
+		case score >= adjWinScore:
+			winRun = max(winRun, 0) + 1
+		case score <= -adjWinScore:
+			winRun = min(winRun, 0) - 1
+		default:
+			winRun = 0
+		}
+		if pos.FullMove() >= adjDrawMove && score <= adjDrawScore && score >= -adjDrawScore {
+			drawRun++
+		} else {
+			drawRun = 0
+		}
+		if winRun >= adjWinPlies {
+			result, term = ResultWin, TermAdjudWin
+			break
+		}
+		if winRun <= -adjWinPlies {
+			result, term = ResultLoss, TermAdjudWin
+			break
+		}
+		if drawRun >= adjDrawPlies {
+			result, term = ResultDraw, TermAdjudDraw
+			break
+		}
+		pos.Make(res.Best)
+	}
+	n := p.enc.positions()
+	return &gameOut{
+		index:     index,
+		record:    p.enc.appendTo(make([]byte, 0, len(fen)+16+len(p.enc.moves)), fen, result, term),
+		key:       key,
+		positions: n,
+		result:    result,
+		term:      term,
+	}, nil
+}
+
+// gameOver reports whether the game has ended by the rules.
+func (p *player) gameOver(pos *variant960.Position) (result int, term Termination, over bool) {
+	if !pos.HasLegalMove() {
+		if !pos.InCheck() {
+			return ResultDraw, TermStalemate, true
+		}
+		if pos.Side() == variant960.White {
+			return ResultLoss, TermCheckmate, true
+		}
+		return ResultWin, TermCheckmate, true
+	}
+	switch {
+	case pos.Rule50() >= 100:
+		return ResultDraw, TermFiftyMoves, true
+	case pos.RepetitionCount() >= 2:
+		return ResultDraw, TermRepetition, true
+	case pos.InsufficientMaterial():
+		return ResultDraw, TermInsufficient, true
+	}
+	return 0, 0, false
+}
