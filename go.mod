@@ -10,5 +10,6 @@ require (
 require (
 	github.com/mattn/go-colorable v0.1.14 // indirect
 	github.com/mattn/go-isatty v0.0.20 // indirect
+	github.com/ulikunitz/xz v0.5.17 // indirect
 	golang.org/x/sys v0.29.0 // indirect
 )

@@ -75,6 +75,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = perft(rest[1:], stdout)
 	case "startpos":
 		err = startpos(rest[1:], stdout)
+	case "train":
+		return runTrain(rest[1:])
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "%s %s\n", uci.Name, uci.Version)
 	case "help":
