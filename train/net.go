@@ -139,11 +139,27 @@ func screlu(x float32) float32 {
 	return x * x
 }
 
-// accumulate sets acc to B plus the W rows of feats.
+// accumulate sets acc to B plus the W rows of feats. It works in blocks of
+// eight units held in registers across all features.
 func (n *Net) accumulate(acc *[Hidden]float32, feats []uint16) {
-	copy(acc[:], n.B)
-	for _, f := range feats {
-		addRow(acc, (*[Hidden]float32)(n.W[int(f)*Hidden:]))
+	w := n.W
+	bias := (*[Hidden]float32)(n.B)
+	for i := 0; i < Hidden; i += 8 {
+		a0, a1, a2, a3 := bias[i], bias[i+1], bias[i+2], bias[i+3]
+		a4, a5, a6, a7 := bias[i+4], bias[i+5], bias[i+6], bias[i+7]
+		for _, f := range feats {
+			r := (*[8]float32)(w[int(f)*Hidden+i:])
+			a0 += r[0]
+			a1 += r[1]
+			a2 += r[2]
+			a3 += r[3]
+			a4 += r[4]
+			a5 += r[5]
+			a6 += r[6]
+			a7 += r[7]
+		}
+		acc[i], acc[i+1], acc[i+2], acc[i+3] = a0, a1, a2, a3
+		acc[i+4], acc[i+5], acc[i+6], acc[i+7] = a4, a5, a6, a7
 	}
 }
 
