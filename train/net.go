@@ -139,55 +139,15 @@ func screlu(x float32) float32 {
 	return x * x
 }
 
-// accumulate sets acc to B plus the W rows of feats. It works in blocks of
-// eight units held in registers across all features.
+// accumulate sets acc to B plus the W rows of feats.
 func (n *Net) accumulate(acc *[Hidden]float32, feats []uint16) {
-	w := n.W
-	bias := (*[Hidden]float32)(n.B)
-	for i := 0; i < Hidden; i += 8 {
-		a0, a1, a2, a3 := bias[i], bias[i+1], bias[i+2], bias[i+3]
-		a4, a5, a6, a7 := bias[i+4], bias[i+5], bias[i+6], bias[i+7]
-		for _, f := range feats {
-			r := (*[8]float32)(w[int(f)*Hidden+i:])
-			a0 += r[0]
-			a1 += r[1]
-			a2 += r[2]
-			a3 += r[3]
-			a4 += r[4]
-			a5 += r[5]
-			a6 += r[6]
-			a7 += r[7]
-		}
-		acc[i], acc[i+1], acc[i+2], acc[i+3] = a0, a1, a2, a3
-		acc[i+4], acc[i+5], acc[i+6], acc[i+7] = a4, a5, a6, a7
-	}
-}
-
-func addRow(acc, w *[Hidden]float32) {
-	for i := 0; i < Hidden; i += 8 {
-		a := (*[8]float32)(acc[i:])
-		b := (*[8]float32)(w[i:])
-		a[0] += b[0]
-		a[1] += b[1]
-		a[2] += b[2]
-		a[3] += b[3]
-		a[4] += b[4]
-		a[5] += b[5]
-		a[6] += b[6]
-		a[7] += b[7]
-	}
+	accumulateRows(acc, (*[Hidden]float32)(n.B), n.W, feats)
 }
 
 // output is the raw output (eval = output*Scale) given both accumulators.
 func (n *Net) output(stm, opp *[Hidden]float32) float32 {
-	os := (*[Hidden]float32)(n.O[:Hidden])
-	oo := (*[Hidden]float32)(n.O[Hidden:])
-	var s0, s1 float32
-	for h := range stm {
-		s0 += screlu(stm[h]) * os[h]
-		s1 += screlu(opp[h]) * oo[h]
-	}
-	return s0 + s1 + n.OB
+	return dotSCReLU(stm, (*[Hidden]float32)(n.O[:Hidden])) +
+		dotSCReLU(opp, (*[Hidden]float32)(n.O[Hidden:])) + n.OB
 }
 
 // EvalFeatures is the float network's raw output for White-perspective

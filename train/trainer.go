@@ -75,6 +75,7 @@ type Trainer struct {
 type worker struct {
 	g        []float32 // gradient, NumParam
 	loss     float64
+	loss2    float64
 	acS, acO [Hidden]float32
 	gS, gO   [Hidden]float32
 	stm, opp [MaxPieces]uint16
@@ -151,30 +152,10 @@ func (w *worker) sample(n *Net, fw []uint16, whiteToMove bool, target, gain, sca
 	g := w.g
 	gw := g[offW:offB:offB]
 	gb := (*[Hidden]float32)(g[offB:])
-	goS := (*[Hidden]float32)(g[offO:])
-	goO := (*[Hidden]float32)(g[offO+Hidden:])
-	oS := (*[Hidden]float32)(n.O[:Hidden])
-	oO := (*[Hidden]float32)(n.O[Hidden:])
-	for h := range w.acS {
-		a := w.acS[h]
-		c := min(max(a, 0), 1)
-		goS[h] += d * c * c
-		var gs float32
-		if a > 0 && a < 1 {
-			gs = 2 * d * c * oS[h]
-		}
-		w.gS[h] = gs
-
-		a = w.acO[h]
-		c = min(max(a, 0), 1)
-		goO[h] += d * c * c
-		var gop float32
-		if a > 0 && a < 1 {
-			gop = 2 * d * c * oO[h]
-		}
-		w.gO[h] = gop
-		gb[h] += gs + gop
-	}
+	hiddenGrad(&w.acS, (*[Hidden]float32)(n.O[:Hidden]), d, (*[Hidden]float32)(g[offO:]), &w.gS)
+	hiddenGrad(&w.acO, (*[Hidden]float32)(n.O[Hidden:]), d, (*[Hidden]float32)(g[offO+Hidden:]), &w.gO)
+	addRow(gb, &w.gS)
+	addRow(gb, &w.gO)
 	g[offOB] += d
 	for _, f := range w.stm[:len(fw)] {
 		addRow((*[Hidden]float32)(gw[int(f)*Hidden:]), &w.gS)
@@ -259,27 +240,38 @@ func (t *Trainer) adam(g []float32, lr float64) {
 
 // Loss is the mean loss over d (no gradient).
 func (t *Trainer) Loss(d *Dataset) float64 {
+	loss, _ := t.Evaluate(d)
+	return loss
+}
+
+// Evaluate returns the mean loss over d and the mean squared error of the
+// prediction against the score part of the target alone, sigmoid(score/K)
+// (comparable across lambdas).
+func (t *Trainer) Evaluate(d *Dataset) (loss, scoreMSE float64) {
 	t.ensureWorkers()
 	gain := Scale / t.Cfg.K
 	t.parallel(d.Len(), func(k, lo, hi int) {
 		w := t.workers[k]
-		var loss float64
+		var loss, sl float64
 		for i := lo; i < hi; i++ {
 			p := sigmoid(float64(w.forward(t.Net, d.Features(i), d.STM[i] == 0)) * gain)
 			e := p - float64(t.target(d, i))
 			loss += e * e
+			e = p - sigmoid(float64(d.Score[i])/t.Cfg.K)
+			sl += e * e
 		}
-		w.loss = loss
+		w.loss, w.loss2 = loss, sl
 	})
 	th := t.threads()
 	if d.Len() < 2*th {
 		th = 1
 	}
-	var loss float64
 	for _, w := range t.workers[:th] {
 		loss += w.loss
+		scoreMSE += w.loss2
 	}
-	return loss / float64(max(d.Len(), 1))
+	n := float64(max(d.Len(), 1))
+	return loss / n, scoreMSE / n
 }
 
 // EpochStats reports one epoch.
@@ -287,6 +279,7 @@ type EpochStats struct {
 	Epoch     int // 1-based
 	TrainLoss float64
 	ValLoss   float64 // NaN without validation data
+	ValScore  float64 // validation MSE against sigmoid(score/K) alone
 	LR        float64 // at the epoch's start
 	Samples   int
 	Rate      float64 // samples per second
@@ -294,8 +287,8 @@ type EpochStats struct {
 }
 
 func (s EpochStats) String() string {
-	return fmt.Sprintf("epoch %3d  train %.6f  val %.6f  lr %.2e  %8.0f samples/s  %v",
-		s.Epoch, s.TrainLoss, s.ValLoss, s.LR, s.Rate, s.Elapsed.Round(time.Second))
+	return fmt.Sprintf("epoch %3d  train %.6f  val %.6f (score %.6f)  lr %.2e  %8.0f samples/s  %v",
+		s.Epoch, s.TrainLoss, s.ValLoss, s.ValScore, s.LR, s.Rate, s.Elapsed.Round(time.Second))
 }
 
 // Permutation returns the training order of epoch e (1-based): a shuffle
@@ -315,7 +308,7 @@ func (t *Trainer) RunEpoch(train, val *Dataset, start time.Time, progress io.Wri
 	n := train.Len()
 	perm := make([]uint32, n)
 	t.Permutation(perm, e)
-	st := EpochStats{Epoch: e, LR: t.Cfg.LRAt(float64(e - 1)), ValLoss: math.NaN()}
+	st := EpochStats{Epoch: e, LR: t.Cfg.LRAt(float64(e - 1)), ValLoss: math.NaN(), ValScore: math.NaN()}
 	t0 := time.Now()
 	var sum float64
 	batch := max(t.Cfg.Batch, 1)
@@ -337,7 +330,7 @@ func (t *Trainer) RunEpoch(train, val *Dataset, start time.Time, progress io.Wri
 	st.Rate = float64(n) / time.Since(t0).Seconds()
 	st.TrainLoss = sum / float64(max(n, 1))
 	if val != nil && val.Len() > 0 {
-		st.ValLoss = t.Loss(val)
+		st.ValLoss, st.ValScore = t.Evaluate(val)
 	}
 	st.Elapsed = time.Since(start)
 	t.Epoch = e
