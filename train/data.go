@@ -2,13 +2,14 @@ package train
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 
 	v "github.com/rochade/rochade/variant960"
 	"github.com/ulikunitz/xz"
@@ -178,30 +179,108 @@ func TextReader(r io.Reader, name string) Source {
 	return func(fn func(*Record) error) error { return readText(r, name, fn) }
 }
 
+// textChunk is a run of lines parsed by one worker of readText.
+type textChunk struct {
+	lines []string
+	first int // line number of lines[0]
+	recs  []Record
+	err   error
+	done  chan struct{}
+}
+
+// TextParseThreads is how many goroutines parse FENs of text sources.
+var TextParseThreads = runtime.NumCPU()
+
 func readText(r io.Reader, name string, fn func(*Record) error) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<16), 1<<20)
-	line := 0
-	rec := Record{Ply: -1}
-	for sc.Scan() {
-		line++
-		b := bytes.TrimSpace(sc.Bytes())
-		if len(b) == 0 || b[0] == '#' {
+	// FEN parsing is the slow part: chunks of lines are parsed in parallel
+	// and handed to fn in file order.
+	const chunkLines = 256
+	th := max(TextParseThreads, 1)
+	work := make(chan *textChunk, th)
+	order := make(chan *textChunk, 2*th)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for range th {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range work {
+				c.parse(name)
+			}
+		}()
+	}
+	readErr := make(chan error, 1)
+	go func() {
+		defer close(order)
+		defer close(work)
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 1<<16), 1<<20)
+		line := 0
+		c := &textChunk{first: 1, done: make(chan struct{})}
+		send := func() bool {
+			select {
+			case order <- c:
+			case <-stop:
+				return false
+			}
+			work <- c
+			return true
+		}
+		for sc.Scan() {
+			line++
+			c.lines = append(c.lines, sc.Text())
+			if len(c.lines) == chunkLines {
+				if !send() {
+					readErr <- nil
+					return
+				}
+				c = &textChunk{first: line + 1, done: make(chan struct{})}
+			}
+		}
+		if len(c.lines) > 0 {
+			send()
+		}
+		readErr <- sc.Err()
+	}()
+	var err error
+	for c := range order {
+		<-c.done
+		if err == nil {
+			err = c.err
+			for i := range c.recs {
+				if err != nil {
+					break
+				}
+				err = fn(&c.recs[i])
+			}
+			if err != nil {
+				close(stop)
+			}
+		}
+	}
+	wg.Wait()
+	if rerr := <-readErr; err == nil && rerr != nil {
+		err = fmt.Errorf("%s: %w", name, rerr)
+	}
+	return err
+}
+
+func (c *textChunk) parse(name string) {
+	defer close(c.done)
+	c.recs = make([]Record, 0, len(c.lines))
+	for i, l := range c.lines {
+		l = strings.TrimSpace(l)
+		if len(l) == 0 || l[0] == '#' {
 			continue
 		}
-		pos, score, res, err := ParseTextLine(string(b))
+		pos, score, res, err := ParseTextLine(l)
 		if err != nil {
-			return fmt.Errorf("%s:%d: %w", name, line, err)
+			c.err = fmt.Errorf("%s:%d: %w", name, c.first+i, err)
+			return
 		}
-		rec.Pos, rec.Score, rec.Result = pos, score, res
-		if err := fn(&rec); err != nil {
-			return err
-		}
+		c.recs = append(c.recs, Record{Pos: pos, Score: score, Result: res, Ply: -1})
 	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	return nil
+	c.lines = nil
 }
 
 // ParseTextLine parses `<FEN> | <score> | <result>` (White's view; the

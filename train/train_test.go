@@ -458,6 +458,25 @@ bqnrknrb/pppppppp/8/8/8/8/PPPPPPPP/BQNRKNRB w DGdg - 0 1 | -5000 | 0.0
 			t.Errorf("%q: no error", bad)
 		}
 	}
+	// Many lines: parsed in parallel chunks but delivered in file order;
+	// a bad line is reported with its number.
+	var sb strings.Builder
+	for i := range 10000 {
+		fmt.Fprintf(&sb, "4k3/8/8/8/8/8/8/4K3 w - - 0 1 | %d | 0.5\n", i%3000)
+	}
+	big := NewDataset()
+	if st, err := big.Load("big", TextReader(strings.NewReader(sb.String()), "big"), DefaultFilter); err != nil || st.Kept != 10000 {
+		t.Fatalf("big: %v, %+v", err, st)
+	}
+	for i := range 10000 {
+		if int(big.Score[i]) != i%3000 {
+			t.Fatalf("big: position %d has score %d", i, big.Score[i])
+		}
+	}
+	sb.WriteString("4k3/8/8/8/8/8/8/4K3 w - - 0 1 | 1 | draw\n")
+	if _, err := NewDataset().Load("big", TextReader(strings.NewReader(sb.String()), "big"), DefaultFilter); err == nil || !strings.Contains(err.Error(), "big:10001:") {
+		t.Errorf("bad line 10001: err = %v", err)
+	}
 	// Split keeps order: the last positions move to the new dataset.
 	tail := d.Split(2)
 	if d.Len() != 2 || tail.Len() != 2 || tail.Score[1] != -700 || len(tail.Features(1)) != 3 || len(d.Features(1)) != 30 {
