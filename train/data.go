@@ -87,9 +87,12 @@ func (d *Dataset) Split(n int) *Dataset {
 
 // Filter says which positions of a source are kept for training.
 type Filter struct {
-	MaxScore int // skip |score| > MaxScore (mate scores are above any sane bound)
-	MinPly   int // skip positions before this ply (binary sources only)
+	MaxScore int `json:"max_score"` // skip |score| > MaxScore (mate scores are above any sane bound)
+	MinPly   int `json:"min_ply"`   // skip positions before this ply (binary sources only)
 }
+
+// FilterRules describes the fixed filters (for manifests).
+const FilterRules = "skip: in check; |score| > max_score; binary sources also: ply < min_ply, move played is a capture, promotion or en passant"
 
 // DefaultFilter is the training-time filter: quiet (binary sources: the
 // move played is no capture, promotion or en passant), not in check,

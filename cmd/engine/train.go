@@ -46,6 +46,7 @@ type manifest struct {
 	TrainCount    int           `json:"train_positions"`
 	ValCount      int           `json:"val_positions"`
 	Filters       train.Filter  `json:"filters"`
+	FilterRules   string        `json:"filter_rules"`
 	Epochs        int           `json:"epochs"`
 	FinishEpochs  int           `json:"finish_epochs"`
 	EpochsDone    int           `json:"epochs_done"`
@@ -122,7 +123,7 @@ func trainMain(args []string, out, errOut io.Writer) error {
 	flt := train.Filter{MaxScore: *maxScore, MinPly: *minPly}
 	man := manifest{
 		Format: "RCHDNNUE v1", Trainer: "rochade train " + uci.Version, TrainerCommit: gitCommit(),
-		Filters: flt, Epochs: cfg.Epochs, FinishEpochs: *finish, Batch: cfg.Batch,
+		Filters: flt, FilterRules: train.FilterRules, Epochs: cfg.Epochs, FinishEpochs: *finish, Batch: cfg.Batch,
 		LR: cfg.LR, Schedule: cfg.Schedule, WD: cfg.WD, Seed: cfg.Seed,
 	}
 
