@@ -45,7 +45,7 @@ func (d *Dataset) Add(pos *v.Position, scoreWhite int, resultWhite float64) {
 	if pos.Side() == v.Black {
 		scoreWhite, res = -scoreWhite, 2-res
 	}
-	d.Score = append(d.Score, int16(scoreWhite))
+	d.Score = append(d.Score, int16(min(max(scoreWhite, -32000), 32000)))
 	d.Result = append(d.Result, res)
 	d.STM = append(d.STM, uint8(pos.Side()))
 }
@@ -55,7 +55,7 @@ func (d *Dataset) Add(pos *v.Position, scoreWhite int, resultWhite float64) {
 func (d *Dataset) AddFeatures(fw []uint16, whiteToMove bool, scoreSTM int, resultSTM uint8) {
 	d.Feat = append(d.Feat, fw...)
 	d.Off = append(d.Off, uint32(len(d.Feat)))
-	d.Score = append(d.Score, int16(scoreSTM))
+	d.Score = append(d.Score, int16(min(max(scoreSTM, -32000), 32000)))
 	d.Result = append(d.Result, resultSTM)
 	stm := uint8(0)
 	if !whiteToMove {
