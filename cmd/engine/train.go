@@ -210,9 +210,9 @@ func trainMain(args []string, out, errOut io.Writer) error {
 	}
 	fmt.Fprintf(out, "epochs %d + %d finishing, batch %d, lr %g (%s), wd %g, lambda %.2f, K %.1f, threads %d\n",
 		cfg.Epochs, *finish, cfg.Batch, cfg.LR, cfg.Schedule, cfg.WD, cfg.Lambda, cfg.K, cfg.Threads)
-	if tr.Epoch == 0 {
+	if tr.Epoch == 0 && valSet.Len() > 0 {
 		vl, vs := tr.Evaluate(valSet)
-		fmt.Fprintf(out, "epoch   0  train %.6f  val %.6f (score %.6f)\n", tr.Loss(trainSet), vl, vs)
+		fmt.Fprintf(out, "epoch   0  val %.6f (score %.6f)\n", vl, vs)
 	}
 	for tr.Epoch < cfg.Epochs+*finish {
 		if tr.Epoch >= cfg.Epochs {
