@@ -339,7 +339,12 @@ func TestFitMaterial(t *testing.T) {
 // resolution and the first layer fine-tuned (measured: about 1 cp; without
 // that finishing epoch about 11 cp, from rounding O to multiples of 1/64).
 func TestQuantisedMatchesFloat(t *testing.T) {
-	tr, _, _, before := trainMaterial(t)
+	tr, val, _, before := trainMaterial(t)
+	fl, ql := tr.Loss(val), tr.QuantLoss(tr.Net.Quantise(), val)
+	t.Logf("validation loss: float %.6f, quantised %.6f", fl, ql)
+	if math.Abs(fl-ql) > 0.1*fl {
+		t.Errorf("validation loss: float %.6f, quantised %.6f", fl, ql)
+	}
 	r := rand.New(rand.NewPCG(21, 22))
 	pos := randomPositions(t, r, 1000, 30)
 	compare := func(n *Net) (mean, worst float64) {

@@ -345,3 +345,27 @@ func (t *Trainer) RoundOutput() {
 		t.P[i] = float32(math.Round(float64(t.P[i])*QB) / QB)
 	}
 }
+
+// QuantLoss is the mean loss over d of the quantised net q (evaluated with
+// QuantEval's integer arithmetic): the loss of the net as the engine sees it.
+func (t *Trainer) QuantLoss(q *QuantNet, d *Dataset) float64 {
+	t.ensureWorkers()
+	t.parallel(d.Len(), func(k, lo, hi int) {
+		var loss float64
+		for i := lo; i < hi; i++ {
+			cp := q.EvalFeatures(d.Features(i), d.STM[i] == 0)
+			e := sigmoid(float64(cp)/t.Cfg.K) - float64(t.target(d, i))
+			loss += e * e
+		}
+		t.workers[k].loss = loss
+	})
+	th := t.threads()
+	if d.Len() < 2*th {
+		th = 1
+	}
+	var loss float64
+	for _, w := range t.workers[:th] {
+		loss += w.loss
+	}
+	return loss / float64(max(d.Len(), 1))
+}

@@ -59,6 +59,7 @@ type manifest struct {
 	Seed          uint64        `json:"seed"`
 	TrainLoss     float64       `json:"train_loss"`
 	ValLoss       *float64      `json:"val_loss,omitempty"`
+	QuantValLoss  *float64      `json:"val_loss_quantised,omitempty"`
 }
 
 func runTrain(args []string) int {
@@ -99,6 +100,7 @@ func trainMain(args []string, out, errOut io.Writer) error {
 	maxScore := fs.Int("max-score", train.DefaultFilter.MaxScore, "skip positions with |score| above this (cp)")
 	minPly := fs.Int("min-ply", train.DefaultFilter.MinPly, "skip positions before this ply (sources that record the ply)")
 	outPath := fs.String("out", "net.nnue", "net file to write (after every epoch)")
+	bestPath := fs.String("best", "", "also write the net of the epoch with the lowest validation loss of the quantised net here")
 	ckptDir := fs.String("checkpoint", "", "directory for float checkpoints and per-epoch nets")
 	resume := fs.String("resume", "", "checkpoint file (or checkpoint directory) to continue from")
 	if err := fs.Parse(args); err != nil {
@@ -214,6 +216,7 @@ func trainMain(args []string, out, errOut io.Writer) error {
 		vl, vs := tr.Evaluate(valSet)
 		fmt.Fprintf(out, "epoch   0  val %.6f (score %.6f)\n", vl, vs)
 	}
+	bestVal := math.Inf(1)
 	for tr.Epoch < cfg.Epochs+*finish {
 		if tr.Epoch >= cfg.Epochs {
 			tr.Cfg.FreezeOutput = true
@@ -221,14 +224,24 @@ func trainMain(args []string, out, errOut io.Writer) error {
 		}
 		st := tr.RunEpoch(trainSet, valSet, start, out)
 		fmt.Fprintln(out, st)
-		man.EpochsDone, man.TrainLoss, man.ValLoss = st.Epoch, st.TrainLoss, nil
-		if !math.IsNaN(st.ValLoss) {
+		man.EpochsDone, man.TrainLoss, man.ValLoss, man.QuantValLoss = st.Epoch, st.TrainLoss, nil, nil
+		ql := math.Inf(1)
+		if valSet.Len() > 0 {
 			vl := st.ValLoss
-			man.ValLoss = &vl
+			ql = tr.QuantLoss(tr.Net.Quantise(), valSet)
+			man.ValLoss, man.QuantValLoss = &vl, &ql
+			fmt.Fprintf(out, "  quantised net: val %.6f\n", ql)
 		}
 		man.Date = time.Now().UTC().Format(time.RFC3339)
 		if err := writeNet(*outPath, tr, &man); err != nil {
 			return err
+		}
+		if *bestPath != "" && ql < bestVal {
+			bestVal = ql
+			if err := writeNet(*bestPath, tr, &man); err != nil {
+				return err
+			}
+			fmt.Fprintf(out, "  best so far: wrote %s\n", *bestPath)
 		}
 		if *ckptDir != "" {
 			if err := tr.SaveCheckpoint(filepath.Join(*ckptDir, "last.ckpt")); err != nil {

@@ -41,7 +41,8 @@ func TestTrainCommand(t *testing.T) {
 		t.Errorf("output:\n%s", out.String())
 	}
 	out.Reset()
-	if err := trainMain(append(args, "--resume", ckpt), &out, &errOut); err != nil {
+	best := filepath.Join(dir, "best.nnue")
+	if err := trainMain(append(args, "--resume", ckpt, "--best", best), &out, &errOut); err != nil {
 		t.Fatalf("%v\n%s%s", err, out.String(), errOut.String())
 	}
 	if !strings.Contains(out.String(), "resumed") || strings.Contains(out.String(), "epoch   1") || !strings.Contains(out.String(), "epoch   3") {
@@ -57,6 +58,9 @@ func TestTrainCommand(t *testing.T) {
 	}
 	if m.EpochsDone != 3 || m.TrainCount != 360 || m.ValCount != 40 || len(m.Data) != 1 || m.Data[0].Kept != 400 || m.K <= 0 || m.ValLoss == nil {
 		t.Errorf("manifest %s", q.Manifest)
+	}
+	if _, err := train.LoadNetFile(best); err != nil {
+		t.Error(err)
 	}
 	for _, f := range []string{"last.ckpt", "epoch-003.ckpt", "epoch-003.nnue"} {
 		if _, err := os.Stat(filepath.Join(ckpt, f)); err != nil {
