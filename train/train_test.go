@@ -542,3 +542,26 @@ func TestFitK(t *testing.T) {
 		t.Errorf("K = %.1f, want about 150", k)
 	}
 }
+
+func TestLRSchedule(t *testing.T) {
+	c := DefaultConfig()
+	c.Epochs, c.LR, c.LRFinal = 10, 0.001, 0.1
+	if got := c.LRAt(0); math.Abs(got-0.001) > 1e-12 {
+		t.Errorf("cosine start %v", got)
+	}
+	if got := c.LRAt(5); math.Abs(got-0.00055) > 1e-12 {
+		t.Errorf("cosine middle %v", got)
+	}
+	if got := c.LRAt(10); math.Abs(got-0.0001) > 1e-12 {
+		t.Errorf("cosine end %v", got)
+	}
+	if got := c.LRAt(12); math.Abs(got-0.0001) > 1e-12 {
+		t.Errorf("after the end (finishing epochs) %v", got)
+	}
+	c.Schedule, c.LRStep, c.LRGamma = "step", 4, 0.5
+	for _, x := range []struct{ e, want float64 }{{0, 0.001}, {3.9, 0.001}, {4, 0.0005}, {8.5, 0.00025}} {
+		if got := c.LRAt(x.e); math.Abs(got-x.want) > 1e-12 {
+			t.Errorf("step schedule at %v: %v, want %v", x.e, got, x.want)
+		}
+	}
+}
