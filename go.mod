@@ -6,6 +6,7 @@ require (
 	github.com/klauspost/compress v1.20.3
 	github.com/notnil/chess v1.10.0
 	github.com/rs/zerolog v1.35.1
+	github.com/ulikunitz/xz v0.5.17
 )
 
 require (

@@ -82,6 +82,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = startpos(rest[1:], stdout)
 	case "datagen":
 		return runDatagen(rest[1:], stdout, stderr)
+	case "train":
+		return runTrain(rest[1:])
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "%s %s\n", uci.Name, uci.Version)
 	case "help":

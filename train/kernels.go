@@ -1,0 +1,70 @@
+package train
+
+// The inner loops of training and inference. Each has a portable scalar
+// version here; kernels_simd.go replaces them with AVX2 versions when the
+// trainer is built with GOEXPERIMENT=simd on amd64 (and the CPU has AVX2).
+
+// accumulateRowsScalar sets acc to bias plus the rows w[f*Hidden:] of
+// feats, in blocks of eight units held in registers across all features.
+func accumulateRowsScalar(acc, bias *[Hidden]float32, w []float32, feats []uint16) {
+	for i := 0; i < Hidden; i += 8 {
+		a0, a1, a2, a3 := bias[i], bias[i+1], bias[i+2], bias[i+3]
+		a4, a5, a6, a7 := bias[i+4], bias[i+5], bias[i+6], bias[i+7]
+		for _, f := range feats {
+			r := (*[8]float32)(w[int(f)*Hidden+i:])
+			a0 += r[0]
+			a1 += r[1]
+			a2 += r[2]
+			a3 += r[3]
+			a4 += r[4]
+			a5 += r[5]
+			a6 += r[6]
+			a7 += r[7]
+		}
+		acc[i], acc[i+1], acc[i+2], acc[i+3] = a0, a1, a2, a3
+		acc[i+4], acc[i+5], acc[i+6], acc[i+7] = a4, a5, a6, a7
+	}
+}
+
+// addRowScalar adds src to dst.
+func addRowScalar(dst, src *[Hidden]float32) {
+	for i := 0; i < Hidden; i += 8 {
+		a := (*[8]float32)(dst[i:])
+		b := (*[8]float32)(src[i:])
+		a[0] += b[0]
+		a[1] += b[1]
+		a[2] += b[2]
+		a[3] += b[3]
+		a[4] += b[4]
+		a[5] += b[5]
+		a[6] += b[6]
+		a[7] += b[7]
+	}
+}
+
+// dotSCReLUScalar is the sum over h of screlu(acc[h]) * o[h].
+func dotSCReLUScalar(acc, o *[Hidden]float32) float32 {
+	var s0, s1 float32
+	for h := 0; h < Hidden; h += 2 {
+		s0 += screlu(acc[h]) * o[h]
+		s1 += screlu(acc[h+1]) * o[h+1]
+	}
+	return s0 + s1
+}
+
+// hiddenGradScalar is the backward pass through one half of the output
+// layer and SCReLU, given d = dLoss/dout: it adds d*screlu(acc) to the
+// output weights' gradient gout and sets gacc to dLoss/dacc
+// (2*d*acc*o where 0 < acc < 1, else 0).
+func hiddenGradScalar(acc, o *[Hidden]float32, d float32, gout, gacc *[Hidden]float32) {
+	for h := range acc {
+		a := acc[h]
+		c := min(max(a, 0), 1)
+		gout[h] += d * c * c
+		var g float32
+		if a < 1 {
+			g = 2 * d * c * o[h] // c is 0 where a <= 0
+		}
+		gacc[h] = g
+	}
+}

@@ -1,0 +1,101 @@
+//go:build goexperiment.simd && amd64
+
+package train
+
+import "simd/archsimd"
+
+// simdEnabled tells whether the AVX2 kernels are in use.
+var simdEnabled = archsimd.X86.AVX2()
+
+func accumulateRows(acc, bias *[Hidden]float32, w []float32, feats []uint16) {
+	if !simdEnabled {
+		accumulateRowsScalar(acc, bias, w, feats)
+		return
+	}
+	// Blocks of 64 units: eight vector registers across all features.
+	for i := 0; i < Hidden; i += 64 {
+		b := (*[64]float32)(bias[i:])
+		a0 := archsimd.LoadFloat32x8((*[8]float32)(b[0:]))
+		a1 := archsimd.LoadFloat32x8((*[8]float32)(b[8:]))
+		a2 := archsimd.LoadFloat32x8((*[8]float32)(b[16:]))
+		a3 := archsimd.LoadFloat32x8((*[8]float32)(b[24:]))
+		a4 := archsimd.LoadFloat32x8((*[8]float32)(b[32:]))
+		a5 := archsimd.LoadFloat32x8((*[8]float32)(b[40:]))
+		a6 := archsimd.LoadFloat32x8((*[8]float32)(b[48:]))
+		a7 := archsimd.LoadFloat32x8((*[8]float32)(b[56:]))
+		for _, f := range feats {
+			r := (*[64]float32)(w[int(f)*Hidden+i:])
+			a0 = a0.Add(archsimd.LoadFloat32x8((*[8]float32)(r[0:])))
+			a1 = a1.Add(archsimd.LoadFloat32x8((*[8]float32)(r[8:])))
+			a2 = a2.Add(archsimd.LoadFloat32x8((*[8]float32)(r[16:])))
+			a3 = a3.Add(archsimd.LoadFloat32x8((*[8]float32)(r[24:])))
+			a4 = a4.Add(archsimd.LoadFloat32x8((*[8]float32)(r[32:])))
+			a5 = a5.Add(archsimd.LoadFloat32x8((*[8]float32)(r[40:])))
+			a6 = a6.Add(archsimd.LoadFloat32x8((*[8]float32)(r[48:])))
+			a7 = a7.Add(archsimd.LoadFloat32x8((*[8]float32)(r[56:])))
+		}
+		o := (*[64]float32)(acc[i:])
+		a0.Store((*[8]float32)(o[0:]))
+		a1.Store((*[8]float32)(o[8:]))
+		a2.Store((*[8]float32)(o[16:]))
+		a3.Store((*[8]float32)(o[24:]))
+		a4.Store((*[8]float32)(o[32:]))
+		a5.Store((*[8]float32)(o[40:]))
+		a6.Store((*[8]float32)(o[48:]))
+		a7.Store((*[8]float32)(o[56:]))
+	}
+}
+
+func addRow(dst, src *[Hidden]float32) {
+	if !simdEnabled {
+		addRowScalar(dst, src)
+		return
+	}
+	for i := 0; i < Hidden; i += 16 {
+		d := (*[16]float32)(dst[i:])
+		s := (*[16]float32)(src[i:])
+		x := archsimd.LoadFloat32x8((*[8]float32)(d[0:])).Add(archsimd.LoadFloat32x8((*[8]float32)(s[0:])))
+		y := archsimd.LoadFloat32x8((*[8]float32)(d[8:])).Add(archsimd.LoadFloat32x8((*[8]float32)(s[8:])))
+		x.Store((*[8]float32)(d[0:]))
+		y.Store((*[8]float32)(d[8:]))
+	}
+}
+
+func dotSCReLU(acc, o *[Hidden]float32) float32 {
+	if !simdEnabled {
+		return dotSCReLUScalar(acc, o)
+	}
+	zero := archsimd.BroadcastFloat32x8(0)
+	one := archsimd.BroadcastFloat32x8(1)
+	s0, s1 := zero, zero
+	for i := 0; i < Hidden; i += 16 {
+		a := (*[16]float32)(acc[i:])
+		w := (*[16]float32)(o[i:])
+		c := archsimd.LoadFloat32x8((*[8]float32)(a[0:])).Max(zero).Min(one)
+		s0 = c.Mul(c).MulAdd(archsimd.LoadFloat32x8((*[8]float32)(w[0:])), s0)
+		c = archsimd.LoadFloat32x8((*[8]float32)(a[8:])).Max(zero).Min(one)
+		s1 = c.Mul(c).MulAdd(archsimd.LoadFloat32x8((*[8]float32)(w[8:])), s1)
+	}
+	var t [8]float32
+	s0.Add(s1).Store(&t)
+	return ((t[0] + t[1]) + (t[2] + t[3])) + ((t[4] + t[5]) + (t[6] + t[7]))
+}
+
+func hiddenGrad(acc, o *[Hidden]float32, d float32, gout, gacc *[Hidden]float32) {
+	if !simdEnabled {
+		hiddenGradScalar(acc, o, d, gout, gacc)
+		return
+	}
+	zero := archsimd.BroadcastFloat32x8(0)
+	one := archsimd.BroadcastFloat32x8(1)
+	dv := archsimd.BroadcastFloat32x8(d)
+	d2 := archsimd.BroadcastFloat32x8(2 * d)
+	for i := 0; i < Hidden; i += 8 {
+		a := archsimd.LoadFloat32x8((*[8]float32)(acc[i:]))
+		c := a.Max(zero).Min(one)
+		gp := (*[8]float32)(gout[i:])
+		c.Mul(c).MulAdd(dv, archsimd.LoadFloat32x8(gp)).Store(gp)
+		g := c.Mul(d2).Mul(archsimd.LoadFloat32x8((*[8]float32)(o[i:])))
+		g.Masked(a.Less(one)).Store((*[8]float32)(gacc[i:]))
+	}
+}

@@ -1,0 +1,172 @@
+// Package train trains Rochade's evaluation network (NNUE) from scored
+// positions and writes the quantised net file the engine loads. No engine
+// package imports it.
+//
+// The network (file format v1) is 768 -> 256x2 -> 1: each colour has an
+// accumulator over the 768 piece-square inputs seen from its own side, the
+// activation is SCReLU (clamp to [0,1], squared) and the output layer reads
+// the side to move's accumulator first. See WriteNetFile for the file layout.
+package train
+
+import (
+	"math"
+	"math/rand/v2"
+
+	v "github.com/rochade/rochade/variant960"
+)
+
+// Network shape and quantisation constants of net file format v1.
+const (
+	Inputs  = 768
+	Hidden  = 256
+	QA      = 255
+	QB      = 64
+	Scale   = 400
+	MaxSize = 1.98 // |weight| bound kept after every step, so quantised values fit
+)
+
+// MaxPieces is the most pieces a position can hold (32).
+const MaxPieces = 32
+
+// Feature is the input index of a piece of colour c and type t (Pawn..King)
+// on square s, seen from perspective p (the colour whose accumulator it is).
+func Feature(p, c v.Color, t v.PieceType, s v.Square) int {
+	f := 64 * (int(t) - 1)
+	if c != p {
+		f += 384
+	}
+	if p == v.White {
+		return f + int(s)
+	}
+	return f + (int(s) ^ 56)
+}
+
+// flip turns a White-perspective feature into the Black-perspective one.
+func flip(f uint16) uint16 {
+	if f >= 384 {
+		f -= 384
+	} else {
+		f += 384
+	}
+	return f ^ 56
+}
+
+// Net holds float weights. W is [Inputs][Hidden] flat (index f*Hidden+h),
+// O is [2*Hidden]: the side to move's half first.
+type Net struct {
+	W  []float32
+	B  []float32
+	O  []float32
+	OB float32
+}
+
+// NewNet returns a randomly initialised net (deterministic for a seed).
+func NewNet(seed uint64) *Net {
+	n := &Net{
+		W: make([]float32, Inputs*Hidden),
+		B: make([]float32, Hidden),
+		O: make([]float32, 2*Hidden),
+	}
+	r := rand.New(rand.NewPCG(seed, 0x7261696e))
+	// About 30 inputs are active: an accumulator starts with a spread of
+	// roughly 0.5 around a small positive bias, so most units are live.
+	for i := range n.W {
+		n.W[i] = float32((r.Float64()*2 - 1) * 0.15)
+	}
+	for i := range n.B {
+		n.B[i] = 0.25
+	}
+	for i := range n.O {
+		n.O[i] = float32((r.Float64()*2 - 1) * 0.05)
+	}
+	return n
+}
+
+// Clone returns a deep copy.
+func (n *Net) Clone() *Net {
+	c := &Net{
+		W:  append([]float32(nil), n.W...),
+		B:  append([]float32(nil), n.B...),
+		O:  append([]float32(nil), n.O...),
+		OB: n.OB,
+	}
+	return c
+}
+
+// Clip bounds every weight to [-MaxSize, MaxSize].
+func (n *Net) Clip() {
+	clip(n.W)
+	clip(n.B)
+	clip(n.O)
+	n.OB = min(max(n.OB, -MaxSize), MaxSize)
+}
+
+func clip(x []float32) {
+	for i, w := range x {
+		x[i] = min(max(w, -MaxSize), MaxSize)
+	}
+}
+
+// Features appends the White-perspective feature index of every piece of
+// pos to dst. The Black-perspective index of the same piece is flip(f).
+func Features(dst []uint16, pos *v.Position) []uint16 {
+	for c := v.White; c <= v.Black; c++ {
+		for t := v.Pawn; t <= v.King; t++ {
+			for b := pos.Pieces(c, t); b != 0; {
+				s := b.PopLSB()
+				dst = append(dst, uint16(Feature(v.White, c, t, s)))
+			}
+		}
+	}
+	return dst
+}
+
+// perspectives fills stm and opp with the features of the side to move's
+// and the other side's accumulator, from White-perspective features fw.
+func perspectives(fw []uint16, whiteToMove bool, stm, opp *[MaxPieces]uint16) {
+	for i, f := range fw {
+		if whiteToMove {
+			stm[i], opp[i] = f, flip(f)
+		} else {
+			stm[i], opp[i] = flip(f), f
+		}
+	}
+}
+
+// screlu is clamp(x, 0, 1)^2.
+func screlu(x float32) float32 {
+	x = min(max(x, 0), 1)
+	return x * x
+}
+
+// accumulate sets acc to B plus the W rows of feats.
+func (n *Net) accumulate(acc *[Hidden]float32, feats []uint16) {
+	accumulateRows(acc, (*[Hidden]float32)(n.B), n.W, feats)
+}
+
+// output is the raw output (eval = output*Scale) given both accumulators.
+func (n *Net) output(stm, opp *[Hidden]float32) float32 {
+	return dotSCReLU(stm, (*[Hidden]float32)(n.O[:Hidden])) +
+		dotSCReLU(opp, (*[Hidden]float32)(n.O[Hidden:])) + n.OB
+}
+
+// EvalFeatures is the float network's raw output for White-perspective
+// features fw with the given side to move; multiply by Scale for cp.
+func (n *Net) EvalFeatures(fw []uint16, whiteToMove bool) float32 {
+	var stm, opp [MaxPieces]uint16
+	perspectives(fw, whiteToMove, &stm, &opp)
+	var as, ao [Hidden]float32
+	n.accumulate(&as, stm[:len(fw)])
+	n.accumulate(&ao, opp[:len(fw)])
+	return n.output(&as, &ao)
+}
+
+// Eval is the float network's evaluation of pos in centipawns from the side
+// to move's point of view.
+func (n *Net) Eval(pos *v.Position) float64 {
+	var buf [MaxPieces]uint16
+	fw := Features(buf[:0], pos)
+	return float64(n.EvalFeatures(fw, pos.Side() == v.White)) * Scale
+}
+
+func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
