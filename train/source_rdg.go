@@ -1,5 +1,3 @@
-//go:build datagen
-
 package train
 
 import (
@@ -11,7 +9,7 @@ import (
 // from the position, ply < Filter.MinPly and |score| > Filter.MaxScore
 // (mate scores included) are skipped.
 func init() {
-	openers = append(openers, opener{suffix: ".rdg", open: DatagenFile})
+	openers = append(openers, opener{suffix: ".rdg", open: DatagenFile}, opener{suffix: ".rdg.zst", open: DatagenFile})
 }
 
 // DatagenFile is a source over a datagen binary file.

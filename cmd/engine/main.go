@@ -34,6 +34,9 @@ Usage:
                                        FEN of a random start position
   rochade startpos --number <fen|back rank>
                                        SP number(s) and Fischer168 index of a start position
+  rochade datagen --out DIR ...        self-play training data (rochade datagen --help)
+  rochade datagen convert|stats FILE   training data as text lines, or its statistics
+  rochade train --data FILES ...       train an evaluation net (rochade train --help)
   rochade version                      print the version
   rochade help                         this text
 
