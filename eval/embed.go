@@ -5,6 +5,12 @@ import (
 	"sync"
 )
 
+// UseNetByDefault tells whether the engine evaluates with the embedded
+// net unless told otherwise (UCI "Use NNUE", the command line's --hce and
+// --nnue). It is off while the embedded net is weaker than the
+// hand-written evaluation in matches (README.md, "Evaluation: the net").
+const UseNetByDefault = false
+
 //go:embed nets
 var netFS embed.FS
 

@@ -3,6 +3,7 @@ package eval
 import (
 	"bytes"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	v "github.com/rochade/rochade/variant960"
@@ -217,5 +218,26 @@ func BenchmarkNNUEIncremental(b *testing.B) {
 		_ = e.Evaluate(p)
 		p.Unmake()
 		e.Pop()
+	}
+}
+
+// TestDefaultNet: the embedded net loads, names its training data, and
+// scores the start positions near zero and a queen up clearly ahead.
+func TestDefaultNet(t *testing.T) {
+	n, err := DefaultNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(n.Manifest, "dfrc_n5000_boot") {
+		t.Errorf("manifest does not name its data: %.200s", n.Manifest)
+	}
+	for _, sp := range []int{0, 518, 959} {
+		p, _ := v.Chess960Position(sp)
+		if s := EvaluateNet(n, p); s < -60 || s > 60 {
+			t.Errorf("SP %d scores %d", sp, s)
+		}
+	}
+	if s := EvaluateNet(n, v.MustParseFEN("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR b KQkq - 0 1")); s < 300 {
+		t.Errorf("a queen up scores %d", s)
 	}
 }

@@ -45,7 +45,7 @@ var optionList = []option{
 	{name: "UCI_Chess960", typ: optCheck, def: "false"},
 	{name: "Debug Log File", typ: optString, def: ""},
 	{name: "EvalFile", typ: optString, def: evalFileInternal, engine: true},
-	{name: "Use NNUE", typ: optCheck, def: "true", engine: true},
+	{name: "Use NNUE", typ: optCheck, def: strconv.FormatBool(eval.UseNetByDefault), engine: true},
 }
 
 // evalFileInternal names the net compiled into the binary.
@@ -90,7 +90,7 @@ type settings struct {
 func defaultSettings() settings {
 	net, _ := eval.DefaultNet()
 	return settings{hash: 16, threads: 1, multiPV: 1, overhead: 30,
-		evalFile: evalFileInternal, useNNUE: true, net: net}
+		evalFile: evalFileInternal, useNNUE: eval.UseNetByDefault, net: net}
 }
 
 func (s settings) searchOptions() search.Options {

@@ -14,18 +14,20 @@ import (
 
 // netFlags are the evaluation choices shared by bench and eval.
 type netFlags struct {
-	hce      bool
-	evalFile string
+	hce, nnue bool
+	evalFile  string
 }
 
 func (nf *netFlags) register(fs *flag.FlagSet) {
-	fs.BoolVar(&nf.hce, "hce", false, "use the hand-written evaluation instead of the net")
-	fs.StringVar(&nf.evalFile, "evalfile", "", "net file to use instead of the embedded one")
+	fs.BoolVar(&nf.hce, "hce", false, "use the hand-written evaluation")
+	fs.BoolVar(&nf.nnue, "nnue", false, "use the embedded net")
+	fs.StringVar(&nf.evalFile, "evalfile", "", "use this net file")
 }
 
 // net returns the chosen network, nil for the hand-written evaluation.
+// Without a flag it is the engine's default evaluation.
 func (nf *netFlags) net() (*eval.Net, error) {
-	if nf.hce {
+	if nf.hce || (!nf.nnue && nf.evalFile == "" && !eval.UseNetByDefault) {
 		return nil, nil
 	}
 	if nf.evalFile != "" {

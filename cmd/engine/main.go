@@ -21,10 +21,10 @@ const usage = `Rochade %s - a UCI chess engine for Chess960, DFRC and standard c
 
 Usage:
   rochade [--log FILE]                 speak UCI on stdin/stdout
-  rochade bench [depth] [--hce] [--evalfile F]
+  rochade bench [depth] [--hce|--nnue|--evalfile F]
                                        fixed-depth search of the bench positions;
                                        the last line is "<N> nodes <M> nps"
-  rochade eval [--hce] [--evalfile F] [--info]
+  rochade eval [--hce|--nnue|--evalfile F] [--info]
                                        static eval (cp, White's view) of each FEN on stdin
   rochade perft <depth> [fen]          perft divide (standard start position by default)
   rochade startpos <n>                 FEN of Chess960 start position n (0..959, 518 = standard)
