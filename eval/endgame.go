@@ -145,13 +145,6 @@ func (e *Evaluator) endgameOverride(p *v.Position) (int, bool) {
 		return 0, false
 	}
 	var ei evalInfo
-	for c := v.White; c <= v.Black; c++ {
-		ei.ksq[c] = p.KingSquare(c)
-		for pt := v.Knight; pt <= v.Queen; pt++ {
-			n := p.Pieces(c, pt).Count()
-			ei.npm[c] += n * npmValue[pt]
-			ei.phaseSum += n * phaseWeight[pt]
-		}
-	}
+	ei.material(p)
 	return specialEndgame(p, &ei)
 }

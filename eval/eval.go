@@ -80,14 +80,7 @@ func (e *Evaluator) Evaluate(p *v.Position) int {
 // evaluateHCE is the hand-written evaluation.
 func (e *Evaluator) evaluateHCE(p *v.Position) int {
 	var ei evalInfo
-	for c := v.White; c <= v.Black; c++ {
-		ei.ksq[c] = p.KingSquare(c)
-		for pt := v.Knight; pt <= v.Queen; pt++ {
-			n := p.Pieces(c, pt).Count()
-			ei.npm[c] += n * npmValue[pt]
-			ei.phaseSum += n * phaseWeight[pt]
-		}
-	}
+	ei.material(p)
 	if s, ok := specialEndgame(p, &ei); ok {
 		return s
 	}
@@ -138,6 +131,18 @@ func (e *Evaluator) evaluateHCE(p *v.Position) int {
 		r = -r
 	}
 	return clampEval(r)
+}
+
+// material fills in the king squares, non-pawn material and game phase.
+func (ei *evalInfo) material(p *v.Position) {
+	for c := v.White; c <= v.Black; c++ {
+		ei.ksq[c] = p.KingSquare(c)
+		for pt := v.Knight; pt <= v.Queen; pt++ {
+			n := p.Pieces(c, pt).Count()
+			ei.npm[c] += n * npmValue[pt]
+			ei.phaseSum += n * phaseWeight[pt]
+		}
+	}
 }
 
 func clampEval(r int) int {
