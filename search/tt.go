@@ -2,6 +2,7 @@ package search
 
 import (
 	"math/bits"
+	"runtime/debug"
 	"sync/atomic"
 
 	v "github.com/rochade/rochade/variant960"
@@ -77,13 +78,17 @@ func NewTT(mb int) *TT {
 	return t
 }
 
-// Resize reallocates the table (contents are lost).
+// Resize reallocates the table (contents are lost). The old table is
+// released to the operating system before the new one is allocated.
 func (t *TT) Resize(mb int) {
 	n := uint64(mb) << 20 / 64
 	if n < 1 {
 		n = 1
 	}
-	t.buckets = nil
+	if t.buckets != nil {
+		t.buckets = nil
+		debug.FreeOSMemory() // collects the old table and returns its pages
+	}
 	t.buckets = make([]ttBucket, n)
 }
 
