@@ -69,6 +69,10 @@ func unpack(d uint64) ttData {
 type TT struct {
 	buckets []ttBucket
 	gen     uint8
+	// used is set when a search starts: before that the table is still
+	// all zeros as allocated, and Clear has nothing to do (clearing it
+	// would only fault in every page of a table no search has touched).
+	used bool
 }
 
 // NewTT makes a table of about mb megabytes.
@@ -90,16 +94,23 @@ func (t *TT) Resize(mb int) {
 		debug.FreeOSMemory() // collects the old table and returns its pages
 	}
 	t.buckets = make([]ttBucket, n)
+	t.used = false
 }
 
 // Clear empties the table.
 func (t *TT) Clear() {
-	clear(t.buckets)
+	if t.used {
+		clear(t.buckets)
+		t.used = false
+	}
 	t.gen = 0
 }
 
 // NewSearch ages the table.
-func (t *TT) NewSearch() { t.gen = (t.gen + 1) & genMask }
+func (t *TT) NewSearch() {
+	t.gen = (t.gen + 1) & genMask
+	t.used = true
+}
 
 func (t *TT) bucket(key uint64) *ttBucket {
 	hi, _ := bits.Mul64(key, uint64(len(t.buckets)))

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"os"
 	"strings"
+	"runtime"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/rochade/rochade/search"
 	v "github.com/rochade/rochade/variant960"
@@ -75,6 +77,11 @@ func FuzzSession(f *testing.F) {
 			}
 		}
 		out := &syncBuffer{}
+		watchdog := time.AfterFunc(20*time.Second, func() {
+			buf := make([]byte, 1<<20)
+			panic("input hangs:\n" + string(buf[:runtime.Stack(buf, true)]))
+		})
+		defer watchdog.Stop()
 		s := NewSession(out, Config{NewSearcher: func(o search.Options) Searcher {
 			return cappedSearcher{search.NewEngine(o)}
 		}})

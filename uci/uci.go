@@ -38,6 +38,7 @@ type Session struct {
 
 	done     chan struct{} // closed when the running search has printed bestmove; nil if none ran
 	infinite bool          // the running search only ends on stop (go infinite / go ponder)
+	perfting bool          // the running "search" is a go perft
 
 	perftStop      atomic.Bool // ends a running go perft
 	pendingOptions bool        // search options changed during a search
@@ -89,7 +90,7 @@ func Run(in io.Reader, out io.Writer, cfg Config) {
 
 // Run reads commands from in until `quit` or end of input. At end of
 // input a search that would end by itself is allowed to finish; one that
-// only ends on `stop` (go infinite, go ponder) is stopped.
+// only ends on `stop` (go infinite, go ponder), and a go perft, is stopped.
 func (s *Session) Run(in io.Reader) {
 	r := bufio.NewReaderSize(in, 1<<16)
 	for {
@@ -103,7 +104,7 @@ func (s *Session) Run(in io.Reader) {
 		}
 		if err != nil {
 			s.logEvent("eof", "end of input")
-			if s.infinite {
+			if s.infinite || s.perfting {
 				s.stop()
 			}
 			s.wait(0)
@@ -638,6 +639,7 @@ func (s *Session) cmdGo(args []string) {
 	done := make(chan struct{})
 	s.done = done
 	s.infinite = lim.Infinite || lim.Ponder
+	s.perfting = false
 	searcher := s.searcher
 	s.logEvent("go", strings.Join(args, " "))
 	go func() {
@@ -670,6 +672,7 @@ func (s *Session) perft(depth int) {
 	done := make(chan struct{})
 	s.done = done
 	s.infinite = false
+	s.perfting = true // at end of input a perft is stopped, as go infinite is
 	stop := &s.perftStop
 	stop.Store(false)
 	go func() {
