@@ -3,8 +3,8 @@ package uci
 import (
 	"bytes"
 	"os"
-	"strings"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
