@@ -390,17 +390,20 @@ func (e *Engine) setTimeLimits(pos *v.Position) {
 	if l.MovesToGo > 0 {
 		mtg = min(l.MovesToGo, 40)
 	}
-	// Keep back the overhead for every move still to be played.
-	avail := tm + inc*time.Duration(mtg-1) - overhead*time.Duration(min(mtg, 10))
-	avail = max(avail, time.Millisecond)
-	opt := avail / time.Duration(mtg)
-	maxT := tm*3/4 - overhead
+	// Keep back the overhead for every move still to be played (up to
+	// ten), share the rest over mtg moves, and add 3/4 of the increment:
+	// with little time left the engine so spends less than the increment
+	// and the clock grows back, instead of living on the increment with
+	// no reserve for a slow move or a busy machine.
+	avail := max(tm-overhead*time.Duration(min(mtg, 10)), time.Millisecond)
+	opt := avail/time.Duration(mtg) + inc*3/4
+	maxT := tm/4 - overhead
 	if l.MovesToGo == 1 {
-		maxT = tm - 2*overhead
+		maxT = tm*3/4 - overhead
 	}
 	maxT = max(maxT, time.Millisecond)
 	e.softLimit = min(opt, maxT)
-	e.hardLimit = min(opt*5, maxT)
+	e.hardLimit = min(opt*3, maxT)
 }
 
 // reportCurrMove sends currmove for each root move after the first second.
