@@ -35,6 +35,10 @@ for f in "$ENGINE" "$FASTCHESS"; do
 done
 [ -r "$OPENINGS" ] || { echo "forfeit-check: no openings file $OPENINGS (set OPENINGS)" >&2; exit 2; }
 mkdir -p "$OUTDIR"
+# fastchess runs inside OUTDIR (it leaves a config.json where it runs).
+ENGINE=$(realpath "$ENGINE")
+OPENINGS=$(realpath "$OPENINGS")
+OUTDIR=$(realpath "$OUTDIR")
 
 case "$OPPONENT" in
 self) other=(-engine "cmd=$ENGINE" name=rochade-b) ;;
@@ -51,11 +55,11 @@ for part in $PARTS; do
 	pgn="$OUTDIR/$name.pgn"
 	rm -f "$pgn" "$log"
 	echo "== $games games at $tc, $OPPONENT, concurrency $CONCURRENCY -> $log, $pgn"
-	"$FASTCHESS" -engine "cmd=$ENGINE" name=rochade "${other[@]}" \
+	(cd "$OUTDIR" && "$FASTCHESS" -engine "cmd=$ENGINE" name=rochade "${other[@]}" \
 		-each "tc=$tc" proto=uci option.Hash=16 option.Threads=1 \
 		-variant fischerandom -openings "file=$OPENINGS" format=epd order=random \
 		-games 2 -rounds $(((games + 1) / 2)) -repeat -concurrency "$CONCURRENCY" -recover \
-		-pgnout "file=$pgn" -ratinginterval 0 >"$log" 2>&1 || true
+		-pgnout "file=$pgn" -ratinginterval 0) >"$log" 2>&1 || true
 
 	# "Finished game 7 (rochade vs rochade-b): 0-1 {White loses on time}"
 	awk -v part="$tc" '
@@ -79,7 +83,9 @@ for part in $PARTS; do
 		if (finished == 0 || bad["time"] + bad["illegal"] + bad["disconnect"] + bad["stall"] > 0) exit 1
 	}' "$log" || status=1
 	# fastchess's own warnings (illegal PV moves, time overruns it let pass).
-	grep -E "Warning|illegal|loses on time|Timeouts" "$log" | grep -v "Timeouts: 0" | sed 's/^/   /' | head -20 || true
-	grep -h -o '{[^}]*}' "$pgn" 2>/dev/null | grep -Ei "time|illegal|disconnect|stall" | sort | uniq -c | sed 's/^/   PGN: /' || true
+	grep -E "Warning|Timeouts" "$log" | grep -v "Timeouts: 0" | sed 's/^/   /' | head -20 || true
+	# The same from the PGN: games that ended by a forfeit, by reason.
+	grep -h -o '{[^}]*}' "$pgn" 2>/dev/null | grep -Eio "loses on time|illegal move|disconnects|stalls" |
+		sort | uniq -c | sed 's/^/   PGN: /' || true
 done
 exit $status

@@ -41,6 +41,7 @@ type Session struct {
 	perfting bool          // the running "search" is a go perft
 
 	perftStop      atomic.Bool // ends a running go perft
+	clock          clockWatch  // measures the lag the GUI charges us
 	pendingOptions bool        // search options changed during a search
 	pendingClear   bool        // Clear Hash / ucinewgame during a search
 }
@@ -634,9 +635,11 @@ func (s *Session) cmdGo(args []string) {
 		s.perft(perft)
 		return
 	}
+	s.useLag(lim)
 	root := s.pos.Copy()
 	chess960, showWDL := s.set.chess960, s.set.showWDL
 	done := make(chan struct{})
+	elapsed := s.clock.startMove(s.pos, lim)
 	s.done = done
 	s.infinite = lim.Infinite || lim.Ponder
 	s.perfting = false
@@ -660,6 +663,7 @@ func (s *Session) cmdGo(args []string) {
 		s.log.summary(res, line, time.Since(start))
 		s.outMu.Unlock()
 		s.send(line)
+		*elapsed = time.Since(start)
 	}()
 }
 
