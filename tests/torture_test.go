@@ -65,6 +65,15 @@ func startBudgeted(t *testing.T, memMB int) *engine {
 	return e
 }
 
+// syncScaled is sync with a timeout stretched by the load (clearing a
+// large table touches every page of it, which a busy machine makes slow).
+func syncScaled(e *engine) []string {
+	e.t.Helper()
+	e.send("isready")
+	got := e.until("readyok", scaled(30*time.Second))
+	return got[:len(got)-1]
+}
+
 // scaled stretches a time limit by the machine's load.
 func scaled(d time.Duration) time.Duration { return time.Duration(float64(d) * loadFactor()) }
 
@@ -289,12 +298,15 @@ func TestMemoryBudget(t *testing.T) {
 	e := startBudgeted(t, memMB)
 	pid := e.cmd.Process.Pid
 	for _, c := range []struct{ hash, threads int }{{256, 1}, {128, 4}} {
-		e.send(fmt.Sprintf("setoption name Threads value %d", c.threads), fmt.Sprintf("setoption name Hash value %d", c.hash),
-			"setoption name Clear Hash") // Clear touches every page of the table
-		if got := e.sync(); len(got) != 0 {
+		e.send(fmt.Sprintf("setoption name Threads value %d", c.threads), fmt.Sprintf("setoption name Hash value %d", c.hash))
+		if got := syncScaled(e); len(got) != 0 {
 			t.Fatalf("Hash %d Threads %d: %q", c.hash, c.threads, got)
 		}
-		e.search("go movetime 300", 5*time.Second)
+		// Clearing a table a search has used touches every page of it.
+		e.search("go depth 1", scaled(10*time.Second))
+		e.send("setoption name Clear Hash")
+		syncScaled(e)
+		e.search("go movetime 300", scaled(10*time.Second))
 		rss, limit := vmRSS(t, pid), c.hash+baseMB+c.threads*threadMB
 		t.Logf("Hash %d MB, Threads %d: RSS %d MB (limit %d)", c.hash, c.threads, rss, limit)
 		if rss > limit {
@@ -305,7 +317,7 @@ func TestMemoryBudget(t *testing.T) {
 		}
 	}
 	e.send("setoption name Threads value 1", "setoption name Hash value 1")
-	e.sync()
+	syncScaled(e)
 	rss := vmRSS(t, pid)
 	t.Logf("Hash 1 MB, Threads 1: RSS %d MB", rss)
 	if rss > 1+baseMB+threadMB {
@@ -314,7 +326,7 @@ func TestMemoryBudget(t *testing.T) {
 
 	// Requests that do not fit are reduced, and said so.
 	e.send("setoption name Hash value 999999999", "setoption name Threads value 999999999")
-	got := e.sync()
+	got := syncScaled(e)
 	if len(got) != 4 || !strings.Contains(got[0], "above the maximum") || !strings.Contains(got[1], "memory budget") ||
 		!strings.Contains(got[2], "above the maximum") || !strings.Contains(got[3], "memory budget") {
 		t.Fatalf("oversized requests: %q", got)
@@ -324,7 +336,7 @@ func TestMemoryBudget(t *testing.T) {
 		t.Errorf("Hash, Threads: %q", got[1:])
 	}
 	e.send("setoption name Hash value 16", "setoption name Threads value 999")
-	got = e.sync()
+	got = syncScaled(e)
 	if len(got) != 1 || !strings.HasSuffix(got[0], "Threads set to 114") { // (768-16-64)/6
 		t.Errorf("Threads: %q", got)
 	}
