@@ -55,6 +55,8 @@ for part in $PARTS; do
 	pgn="$OUTDIR/$name.pgn"
 	rm -f "$pgn" "$log"
 	echo "== $games games at $tc, $OPPONENT, concurrency $CONCURRENCY -> $log, $pgn"
+	# Time losses mean little on an overloaded machine: say how busy it was.
+	echo "   load average at the start: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null) on $(nproc) cores"
 	(cd "$OUTDIR" && "$FASTCHESS" -engine "cmd=$ENGINE" name=rochade "${other[@]}" \
 		-each "tc=$tc" proto=uci option.Hash=16 option.Threads=1 \
 		-variant fischerandom -openings "file=$OPENINGS" format=epd order=random \
@@ -82,6 +84,7 @@ for part in $PARTS; do
 			part, finished, bad["time"], bad["illegal"], bad["disconnect"], bad["stall"]
 		if (finished == 0 || bad["time"] + bad["illegal"] + bad["disconnect"] + bad["stall"] > 0) exit 1
 	}' "$log" || status=1
+	echo "   load average at the end: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
 	# fastchess's own warnings (illegal PV moves, time overruns it let pass).
 	grep -E "Warning|Timeouts" "$log" | grep -v "Timeouts: 0" | sed 's/^/   /' | head -20 || true
 	# The same from the PGN: games that ended by a forfeit, by reason.
