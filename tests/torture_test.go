@@ -297,7 +297,7 @@ func TestMemoryBudget(t *testing.T) {
 	const memMB = 1024 // budget 768 MB
 	e := startBudgeted(t, memMB)
 	pid := e.cmd.Process.Pid
-	for _, c := range []struct{ hash, threads int }{{256, 1}, {128, 4}} {
+	for _, c := range []struct{ hash, threads int }{{192, 1}, {64, 4}} {
 		e.send(fmt.Sprintf("setoption name Threads value %d", c.threads), fmt.Sprintf("setoption name Hash value %d", c.hash))
 		if got := syncScaled(e); len(got) != 0 {
 			t.Fatalf("Hash %d Threads %d: %q", c.hash, c.threads, got)
