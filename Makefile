@@ -5,7 +5,7 @@ GO ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X github.com/rochade/rochade/uci.Version=$(VERSION)
 
-.PHONY: all build test test-race test-long bench bench-perft vet fmt clean
+.PHONY: all build test test-race test-long bench bench-perft vet fmt clean fuzz forfeit-check
 
 all: build
 
@@ -33,6 +33,24 @@ bench: build
 # ratio to Stockfish when `stockfish` is installed.
 bench-perft:
 	$(GO) test -run '^$$' -bench 'Perft' -benchtime 1x ./variant960/
+
+# Fuzzing: each target for FUZZTIME (go test alone runs their seeds only).
+# New crashers land in <package>/testdata/fuzz/<target>/; keep them as
+# regression seeds.
+FUZZTIME ?= 30s
+FUZZFLAGS ?= -parallel 2
+FUZZ_TARGETS := ./variant960:FuzzParseFEN ./variant960:FuzzParseMove ./variant960:FuzzParseSAN \
+	./variant960:FuzzRandomGame ./uci:FuzzSession
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; name=$${t##*:}; \
+		echo "== $$name in $$pkg for $(FUZZTIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) $(FUZZFLAGS) $$pkg; \
+	done
+
+# Time losses and illegal moves in fast Chess960 games (fastchess).
+forfeit-check: build
+	scripts/forfeit-check.sh
 
 vet:
 	$(GO) vet ./...

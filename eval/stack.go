@@ -1,6 +1,10 @@
 package eval
 
-import v "github.com/rochade/rochade/variant960"
+import (
+	"unsafe"
+
+	v "github.com/rochade/rochade/variant960"
+)
 
 // The search tells the evaluator about every move it makes and takes
 // back, so that the network's accumulators follow the position. Reset
@@ -13,6 +17,10 @@ import v "github.com/rochade/rochade/variant960"
 // maxStack bounds the plies the evaluator follows; deeper positions are
 // refreshed from scratch.
 const maxStack = 256
+
+// AccumulatorBytes is the memory of one evaluator's accumulator stack,
+// allocated on the first Reset with a net.
+const AccumulatorBytes = int64(maxStack * unsafe.Sizeof(accEntry{}))
 
 type pieceSq struct {
 	pc v.Piece

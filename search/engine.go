@@ -2,10 +2,12 @@ package search
 
 import (
 	"math"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/rochade/rochade/eval"
 	v "github.com/rochade/rochade/variant960"
@@ -42,11 +44,33 @@ func NewEngine(opts Options) *Engine {
 	return e
 }
 
+// ThreadBytes is the memory one search thread owns besides the shared
+// table: its thread struct (search stack, PV table, move pickers, the
+// butterfly, capture, countermove and correction histories), its
+// continuation history, its evaluator (pawn cache) and an allowance for
+// its goroutine's stack. With a net, the evaluator also holds its
+// accumulator stack (eval.AccumulatorBytes). It is allocated when the thread is created and
+// freed when Threads goes down. About 6 MB today; TestThreadBytes checks
+// it against the heap.
+var ThreadBytes = int64(unsafe.Sizeof(thread{})) + int64(unsafe.Sizeof(contHistTable{})) +
+	int64(unsafe.Sizeof(eval.Evaluator{})) + eval.AccumulatorBytes + threadStackBytes
+
+// threadStackBytes is the stack allowance of one search goroutine.
+const threadStackBytes = 512 << 10
+
 // SetOptions applies options; only call it while no search runs.
+// Threads that go away are freed before the table is resized, and the
+// old table before the new one is allocated, so that memory in use never
+// holds both.
 func (e *Engine) SetOptions(opts Options) {
 	opts.Threads = max(1, opts.Threads)
 	opts.MultiPV = max(1, opts.MultiPV)
 	opts.HashMB = max(1, opts.HashMB)
+	if opts.Threads < len(e.threads) {
+		clear(e.threads[opts.Threads:]) // let the collector have them
+		e.threads = slices.Clip(e.threads[:opts.Threads])
+		debug.FreeOSMemory()
+	}
 	if opts.HashMB != e.opts.HashMB {
 		e.tt.Resize(opts.HashMB)
 	}
@@ -56,7 +80,6 @@ func (e *Engine) SetOptions(opts Options) {
 		t.hist.cont = new(contHistTable)
 		e.threads = append(e.threads, t)
 	}
-	e.threads = e.threads[:opts.Threads]
 	for _, t := range e.threads {
 		t.ev.SetNet(opts.Net)
 	}
@@ -371,17 +394,20 @@ func (e *Engine) setTimeLimits(pos *v.Position) {
 	if l.MovesToGo > 0 {
 		mtg = min(l.MovesToGo, 40)
 	}
-	// Keep back the overhead for every move still to be played.
-	avail := tm + inc*time.Duration(mtg-1) - overhead*time.Duration(min(mtg, 10))
-	avail = max(avail, time.Millisecond)
-	opt := avail / time.Duration(mtg)
-	maxT := tm*3/4 - overhead
+	// Keep back the overhead for every move still to be played (up to
+	// ten), share the rest over mtg moves, and add 3/4 of the increment:
+	// with little time left the engine so spends less than the increment
+	// and the clock grows back, instead of living on the increment with
+	// no reserve for a slow move or a busy machine.
+	avail := max(tm-overhead*time.Duration(min(mtg, 10)), time.Millisecond)
+	opt := avail/time.Duration(mtg) + inc*3/4
+	maxT := tm/4 - overhead
 	if l.MovesToGo == 1 {
-		maxT = tm - 2*overhead
+		maxT = tm*3/4 - overhead
 	}
 	maxT = max(maxT, time.Millisecond)
 	e.softLimit = min(opt, maxT)
-	e.hardLimit = min(opt*5, maxT)
+	e.hardLimit = min(opt*3, maxT)
 }
 
 // reportCurrMove sends currmove for each root move after the first second.

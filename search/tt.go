@@ -2,6 +2,7 @@ package search
 
 import (
 	"math/bits"
+	"runtime/debug"
 	"sync/atomic"
 
 	v "github.com/rochade/rochade/variant960"
@@ -68,6 +69,10 @@ func unpack(d uint64) ttData {
 type TT struct {
 	buckets []ttBucket
 	gen     uint8
+	// used is set when a search starts: before that the table is still
+	// all zeros as allocated, and Clear has nothing to do (clearing it
+	// would only fault in every page of a table no search has touched).
+	used bool
 }
 
 // NewTT makes a table of about mb megabytes.
@@ -77,24 +82,35 @@ func NewTT(mb int) *TT {
 	return t
 }
 
-// Resize reallocates the table (contents are lost).
+// Resize reallocates the table (contents are lost). The old table is
+// released to the operating system before the new one is allocated.
 func (t *TT) Resize(mb int) {
 	n := uint64(mb) << 20 / 64
 	if n < 1 {
 		n = 1
 	}
-	t.buckets = nil
+	if t.buckets != nil {
+		t.buckets = nil
+		debug.FreeOSMemory() // collects the old table and returns its pages
+	}
 	t.buckets = make([]ttBucket, n)
+	t.used = false
 }
 
 // Clear empties the table.
 func (t *TT) Clear() {
-	clear(t.buckets)
+	if t.used {
+		clear(t.buckets)
+		t.used = false
+	}
 	t.gen = 0
 }
 
 // NewSearch ages the table.
-func (t *TT) NewSearch() { t.gen = (t.gen + 1) & genMask }
+func (t *TT) NewSearch() {
+	t.gen = (t.gen + 1) & genMask
+	t.used = true
+}
 
 func (t *TT) bucket(key uint64) *ttBucket {
 	hi, _ := bits.Mul64(key, uint64(len(t.buckets)))

@@ -104,8 +104,18 @@ func startEngine(t testing.TB, args ...string) *engine {
 // startProcess starts any UCI engine.
 func startProcess(t testing.TB, path string, args ...string) *engine {
 	t.Helper()
+	return startProcessEnv(t, path, nil, args...)
+}
+
+// startProcessEnv starts an engine with extra environment variables
+// ("NAME=value").
+func startProcessEnv(t testing.TB, path string, env []string, args ...string) *engine {
+	t.Helper()
 	e := &engine{t: t, lines: make(chan string, 1<<16), exited: make(chan struct{})}
 	e.cmd = exec.Command(path, args...)
+	if env != nil {
+		e.cmd.Env = append(os.Environ(), env...)
+	}
 	e.cmd.Stderr = &e.stderr
 	var err error
 	if e.in, err = e.cmd.StdinPipe(); err != nil {

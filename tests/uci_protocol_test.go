@@ -14,7 +14,7 @@ const sec = time.Second
 
 var wantOptions = []string{
 	"option name Hash type spin default 16 min 1 max 65536",
-	"option name Threads type spin default 1 min 1 max 256",
+	"option name Threads type spin default 1 min 1 max 1024",
 	"option name MultiPV type spin default 1 min 1 max 256",
 	"option name Ponder type check default false",
 	"option name Move Overhead type spin default 30 min 0 max 5000",

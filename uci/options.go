@@ -31,12 +31,16 @@ type option struct {
 	engine bool
 }
 
-// HashMax is the largest Hash size accepted, in MB.
-const HashMax = 65536
+// HashMax is the largest Hash size accepted, in MB, and ThreadsMax the
+// most Threads; both are further held to the memory budget (mem.go).
+const (
+	HashMax    = 65536
+	ThreadsMax = 1024
+)
 
 var optionList = []option{
 	{name: "Hash", typ: optSpin, def: "16", min: 1, max: HashMax, engine: true},
-	{name: "Threads", typ: optSpin, def: "1", min: 1, max: 256, engine: true},
+	{name: "Threads", typ: optSpin, def: "1", min: 1, max: ThreadsMax, engine: true},
 	{name: "MultiPV", typ: optSpin, def: "1", min: 1, max: 256, engine: true},
 	{name: "Ponder", typ: optCheck, def: "false"},
 	{name: "Move Overhead", typ: optSpin, def: "30", min: 0, max: 5000, engine: true},

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rochade/rochade/search"
@@ -37,9 +38,12 @@ type Session struct {
 
 	done     chan struct{} // closed when the running search has printed bestmove; nil if none ran
 	infinite bool          // the running search only ends on stop (go infinite / go ponder)
+	perfting bool          // the running "search" is a go perft
 
-	pendingOptions bool // search options changed during a search
-	pendingClear   bool // Clear Hash / ucinewgame during a search
+	perftStop      atomic.Bool // ends a running go perft
+	clock          clockWatch  // measures the lag the GUI charges us
+	pendingOptions bool        // search options changed during a search
+	pendingClear   bool        // Clear Hash / ucinewgame during a search
 }
 
 // NewSession makes a session that writes protocol output to out.
@@ -60,7 +64,15 @@ func NewSession(out io.Writer, cfg Config) *Session {
 		mk = newSearcher
 	}
 	s.searcher = mk(s.set.searchOptions())
+	setMemoryLimit(currentBudget(), s.set.hash, s.set.threads)
 	return s
+}
+
+// applyOptions gives the searcher the current options (only while no
+// search runs) and the garbage collector the memory budget.
+func (s *Session) applyOptions() {
+	s.searcher.SetOptions(s.set.searchOptions())
+	setMemoryLimit(currentBudget(), s.set.hash, s.set.threads)
 }
 
 // Close closes the debug log.
@@ -79,25 +91,61 @@ func Run(in io.Reader, out io.Writer, cfg Config) {
 
 // Run reads commands from in until `quit` or end of input. At end of
 // input a search that would end by itself is allowed to finish; one that
-// only ends on `stop` (go infinite, go ponder) is stopped.
+// only ends on `stop` (go infinite, go ponder), and a go perft, is stopped.
 func (s *Session) Run(in io.Reader) {
 	r := bufio.NewReaderSize(in, 1<<16)
 	for {
-		line, err := r.ReadString('\n')
-		if line != "" {
+		line, long, err := readLine(r)
+		if long {
+			s.errorf("a line of more than %d bytes was ignored", MaxLine)
+		} else if line != "" {
 			if !s.Handle(line) {
 				return
 			}
 		}
 		if err != nil {
 			s.logEvent("eof", "end of input")
-			if s.infinite {
+			if s.infinite || s.perfting {
 				s.stop()
 			}
 			s.wait(0)
 			return
 		}
 	}
+}
+
+// MaxLine is the longest input line read, in bytes; a longer one is
+// skipped as a whole (a game of 6,000 moves fits many times over).
+const MaxLine = 1 << 20
+
+// readLine reads one line; a line longer than MaxLine is read to its end
+// and dropped (long is true), so that no input can make the reader grow
+// without bound.
+func readLine(r *bufio.Reader) (line string, long bool, err error) {
+	var buf []byte
+	for {
+		frag, err := r.ReadSlice('\n')
+		if !long && len(buf)+len(frag) <= MaxLine {
+			buf = append(buf, frag...)
+		} else {
+			long, buf = true, nil
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		return string(buf), long, err
+	}
+}
+
+// maxMessage bounds an error message (which may quote input).
+const maxMessage = 300
+
+// clip shortens a message to maxMessage bytes of valid UTF-8.
+func clip(msg string) string {
+	if len(msg) <= maxMessage {
+		return msg
+	}
+	return strings.ToValidUTF8(msg[:maxMessage], "") + fmt.Sprintf("... (%d bytes in all)", len(msg))
 }
 
 // send writes whole lines to the output and the log.
@@ -119,7 +167,7 @@ func (s *Session) info(format string, args ...any) {
 
 // errorf sends one `info string error: ...` line and logs it.
 func (s *Session) errorf(format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
+	msg := clip(fmt.Sprintf(format, args...))
 	s.outMu.Lock()
 	s.log.errorMsg(msg)
 	s.outMu.Unlock()
@@ -144,9 +192,10 @@ func (s *Session) searching() bool {
 	}
 }
 
-// stop ends the running search, if any.
+// stop ends the running search or perft, if any.
 func (s *Session) stop() {
 	if s.searching() {
+		s.perftStop.Store(true)
 		s.repeat(s.searcher.Stop)
 	}
 }
@@ -196,7 +245,7 @@ func (s *Session) applyPending() {
 	}
 	if s.pendingOptions {
 		s.pendingOptions = false
-		s.searcher.SetOptions(s.set.searchOptions())
+		s.applyOptions()
 	}
 	if s.pendingClear {
 		s.pendingClear = false
@@ -325,12 +374,18 @@ func (s *Session) cmdSetOption(args []string) {
 		}
 		switch o.name {
 		case "Hash":
-			if limit := hashLimitMB(); n > limit {
-				s.info("Hash %d MB is more than the free memory allows; set to %d", n, limit)
-				n = limit
+			if b := currentBudget(); b.fitHash(n, s.set.threads) < n {
+				fit := b.fitHash(n, s.set.threads)
+				s.info("Hash %d MB with %d threads does not fit the memory budget of %s; Hash set to %d", n, s.set.threads, b, fit)
+				n = fit
 			}
 			s.set.hash = n
 		case "Threads":
+			if b := currentBudget(); b.fitThreads(n, s.set.hash) < n {
+				fit := b.fitThreads(n, s.set.hash)
+				s.info("Threads %d (%d MB each) with Hash %d MB do not fit the memory budget of %s; Threads set to %d", n, threadMB(), s.set.hash, b, fit)
+				n = fit
+			}
 			s.set.threads = n
 		case "MultiPV":
 			s.set.multiPV = n
@@ -402,7 +457,7 @@ func (s *Session) cmdSetOption(args []string) {
 			s.pendingOptions = true
 			s.info("%s will be applied when the current search ends", o.name)
 		} else {
-			s.searcher.SetOptions(s.set.searchOptions())
+			s.applyOptions()
 		}
 	}
 }
@@ -455,6 +510,9 @@ func (s *Session) cmdPosition(args []string) {
 	}
 	s.pos = pos
 }
+
+// maxGoErrors is how many errors one go command reports one by one.
+const maxGoErrors = 5
 
 var goKeywords = map[string]bool{
 	"wtime": true, "btime": true, "winc": true, "binc": true, "movestogo": true, "movetime": true,
@@ -584,18 +642,25 @@ func (s *Session) cmdGo(args []string) {
 		s.applyPending()
 	}
 	lim, perft, errs := s.parseGo(args)
-	for _, e := range errs {
+	for i, e := range errs {
+		if i == maxGoErrors {
+			s.errorf("go: %d more errors not shown", len(errs)-i)
+			break
+		}
 		s.errorf("%s", e)
 	}
 	if perft >= 0 {
 		s.perft(perft)
 		return
 	}
+	s.useLag(lim)
 	root := s.pos.Copy()
 	chess960, showWDL := s.set.chess960, s.set.showWDL
 	done := make(chan struct{})
+	elapsed := s.clock.startMove(s.pos, lim)
 	s.done = done
 	s.infinite = lim.Infinite || lim.Ponder
+	s.perfting = false
 	searcher := s.searcher
 	s.logEvent("go", strings.Join(args, " "))
 	go func() {
@@ -616,23 +681,72 @@ func (s *Session) cmdGo(args []string) {
 		s.log.summary(res, line, time.Since(start))
 		s.outMu.Unlock()
 		s.send(line)
+		*elapsed = time.Since(start)
 	}()
 }
 
+// perft runs a divide on a goroutine of its own, like a search: isready
+// is answered meanwhile, and stop (or quit, or a new go) ends it early,
+// with the root moves counted so far and an info string.
 func (s *Session) perft(depth int) {
 	pos := s.pos.Copy()
-	start := time.Now()
-	entries := pos.Divide(depth)
-	lines := make([]string, 0, len(entries)+2)
-	var total uint64
-	for _, e := range entries {
-		lines = append(lines, fmt.Sprintf("%s: %d", pos.MoveToUCI(e.Move, s.set.chess960), e.Nodes))
-		total += e.Nodes
+	chess960 := s.set.chess960
+	done := make(chan struct{})
+	s.done = done
+	s.infinite = false
+	s.perfting = true // at end of input a perft is stopped, as go infinite is
+	stop := &s.perftStop
+	stop.Store(false)
+	go func() {
+		defer close(done)
+		start := time.Now()
+		var ml v.MoveList
+		pos.GenerateLegal(&ml)
+		lines := make([]string, 0, ml.N+3)
+		var total uint64
+		stopped := false
+		for _, m := range ml.Slice() {
+			pos.Make(m)
+			n, ok := perftStoppable(pos, depth-1, stop)
+			pos.Unmake()
+			if !ok {
+				stopped = true
+				break
+			}
+			lines = append(lines, fmt.Sprintf("%s: %d", pos.MoveToUCI(m, chess960), n))
+			total += n
+		}
+		if depth == 0 {
+			total = 1
+		}
+		if stopped {
+			lines = append(lines, fmt.Sprintf("info string perft %d stopped after %d of %d root moves", depth, len(lines), ml.N))
+		}
+		lines = append(lines, "", fmt.Sprintf("Nodes searched: %d", total))
+		s.send(lines...)
+		s.logEvent("perft", fmt.Sprintf("depth %d nodes %d time %v stopped %v", depth, total, time.Since(start), stopped))
+	}()
+}
+
+// perftStoppable is Perft that looks at the stop flag between subtrees
+// of depth 3 (a few milliseconds each); ok is false when it was stopped.
+func perftStoppable(pos *v.Position, depth int, stop *atomic.Bool) (n uint64, ok bool) {
+	if stop.Load() {
+		return 0, false
 	}
-	if depth == 0 {
-		total = 1
+	if depth <= 3 {
+		return pos.Perft(depth), true
 	}
-	lines = append(lines, "", fmt.Sprintf("Nodes searched: %d", total))
-	s.send(lines...)
-	s.logEvent("perft", fmt.Sprintf("depth %d nodes %d time %v", depth, total, time.Since(start)))
+	var ml v.MoveList
+	pos.GenerateLegal(&ml)
+	for _, m := range ml.Slice() {
+		pos.Make(m)
+		c, ok := perftStoppable(pos, depth-1, stop)
+		pos.Unmake()
+		if !ok {
+			return 0, false
+		}
+		n += c
+	}
+	return n, true
 }

@@ -39,6 +39,13 @@ func MustParseFEN(fen string) *Position {
 	return p
 }
 
+// Larger move counters are read as these (they mean nothing more, and
+// would overflow the plies counted from them).
+const (
+	maxRule50   = 1 << 16
+	maxFullMove = 1 << 24
+)
+
 // ParseFEN reads standard FEN, X-FEN or Shredder-FEN. The move counters
 // may be left out. The position is validated; an error names the field.
 func ParseFEN(fen string) (*Position, error) {
@@ -153,7 +160,7 @@ func ParseFEN(fen string) (*Position, error) {
 		if err != nil || n < 0 {
 			return nil, fenErr("halfmove clock", "want a non-negative number, got %q", f[4])
 		}
-		st.rule50 = n
+		st.rule50 = min(n, maxRule50) // no counter overflow in Make
 	}
 	full := 1
 	if len(f) == 6 {
@@ -161,7 +168,7 @@ func ParseFEN(fen string) (*Position, error) {
 		if err != nil || n < 0 {
 			return nil, fenErr("fullmove number", "want a positive number, got %q", f[5])
 		}
-		full = max(n, 1)
+		full = min(max(n, 1), maxFullMove)
 	}
 	p.ply = 2*(full-1) + int(p.side)
 	st.pliesFromNull = st.rule50
