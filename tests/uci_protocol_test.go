@@ -22,6 +22,8 @@ var wantOptions = []string{
 	"option name UCI_ShowWDL type check default false",
 	"option name UCI_Chess960 type check default false",
 	"option name Debug Log File type string default <empty>",
+	"option name EvalFile type string default <internal>",
+	"option name Use NNUE type check default false",
 }
 
 func TestUCIHandshake(t *testing.T) {
