@@ -161,7 +161,7 @@ func (t *table) probeTable(pos *v.Position, wdl int) (int, int) {
 			case offDiag(s2) != 0:
 				idx = uint64(6*63*62 + 4*28*62 + (s0>>3)*7*28 + ((s1>>3)-adj1)*28 + mapB1H1H7[s2])
 			default:
-				idx = uint64(6*63*62 + 4*28*62 + 4*7*28 + (s0>>3)*7*6 + ((s1>>3)-adj1)*6 + (s2>>3) - adj2)
+				idx = uint64(6*63*62 + 4*28*62 + 4*7*28 + (s0>>3)*7*6 + ((s1>>3)-adj1)*6 + (s2 >> 3) - adj2)
 			}
 		} else {
 			idx = uint64(mapKK[mapA1D1D4[squares[0]]][squares[1]])
