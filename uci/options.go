@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rochade/rochade/search"
+	"github.com/rochade/rochade/tablebase"
 )
 
 type optionType int
@@ -42,6 +43,10 @@ var optionList = []option{
 	{name: "UCI_ShowWDL", typ: optCheck, def: "false", engine: true},
 	{name: "UCI_Chess960", typ: optCheck, def: "false"},
 	{name: "Debug Log File", typ: optString, def: ""},
+	{name: "SyzygyPath", typ: optString, def: "", engine: true},
+	{name: "SyzygyProbeDepth", typ: optSpin, def: "1", min: 1, max: 100, engine: true},
+	{name: "SyzygyProbeLimit", typ: optSpin, def: "7", min: 0, max: 7, engine: true},
+	{name: "Syzygy50MoveRule", typ: optCheck, def: "true", engine: true},
 }
 
 func findOption(name string) (*option, bool) {
@@ -75,10 +80,15 @@ type settings struct {
 	hash, threads, multiPV, overhead int
 	ponder, showWDL, chess960        bool
 	logFile                          string
+
+	syzygyPath            string
+	tb                    *tablebase.Tablebases // the tables found under syzygyPath; nil if none
+	tbProbeDepth, tbLimit int
+	tb50                  bool
 }
 
 func defaultSettings() settings {
-	return settings{hash: 16, threads: 1, multiPV: 1, overhead: 30}
+	return settings{hash: 16, threads: 1, multiPV: 1, overhead: 30, tbProbeDepth: 1, tbLimit: 7, tb50: true}
 }
 
 func (s settings) searchOptions() search.Options {
@@ -88,7 +98,20 @@ func (s settings) searchOptions() search.Options {
 		MultiPV:      s.multiPV,
 		MoveOverhead: time.Duration(s.overhead) * time.Millisecond,
 		ShowWDL:      s.showWDL,
+		Tablebase:    s.tablebase(),
+		TBProbeDepth: s.tbProbeDepth,
+		TBProbeLimit: s.tbLimit,
+		TB50MoveRule: s.tb50,
 	}
+}
+
+// tablebase returns the tables as the search's interface: nil (not a nil
+// pointer in an interface) when there are none.
+func (s settings) tablebase() search.Tablebase {
+	if s.tb == nil || s.tb.MaxPieces() == 0 {
+		return nil
+	}
+	return s.tb
 }
 
 // parseSpin reads a spin value. A value out of range is clamped and

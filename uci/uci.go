@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rochade/rochade/search"
+	"github.com/rochade/rochade/tablebase"
 	v "github.com/rochade/rochade/variant960"
 )
 
@@ -336,6 +337,10 @@ func (s *Session) cmdSetOption(args []string) {
 			s.set.multiPV = n
 		case "Move Overhead":
 			s.set.overhead = n
+		case "SyzygyProbeDepth":
+			s.set.tbProbeDepth = n
+		case "SyzygyProbeLimit":
+			s.set.tbLimit = n
 		}
 	case optCheck:
 		b, err := parseCheck(o, value)
@@ -350,6 +355,8 @@ func (s *Session) cmdSetOption(args []string) {
 			s.set.showWDL = b
 		case "UCI_Chess960":
 			s.set.chess960 = b
+		case "Syzygy50MoveRule":
+			s.set.tb50 = b
 		}
 	case optButton:
 		if s.searching() {
@@ -363,6 +370,10 @@ func (s *Session) cmdSetOption(args []string) {
 	case optString:
 		if value == "<empty>" {
 			value = ""
+		}
+		if o.name == "SyzygyPath" {
+			s.setSyzygyPath(value)
+			break
 		}
 		s.outMu.Lock()
 		s.log.event("option", fmt.Sprintf("%s = %s", o.name, value))
@@ -617,4 +628,21 @@ func (s *Session) perft(depth int) {
 	lines = append(lines, "", fmt.Sprintf("Nodes searched: %d", total))
 	s.send(lines...)
 	s.logEvent("perft", fmt.Sprintf("depth %d nodes %d time %v", depth, total, time.Since(start)))
+}
+
+// setSyzygyPath looks for tablebase files in the folders of path and
+// reports how many it found. Folders that cannot be read are reported too;
+// neither stops the session. The tables found before stay mapped (a
+// search may still be using them).
+func (s *Session) setSyzygyPath(path string) {
+	s.set.syzygyPath = path
+	tb, warnings := tablebase.Open(path)
+	for _, w := range warnings {
+		s.info("%s", w)
+	}
+	s.set.tb = tb
+	if path == "" {
+		s.set.tb = nil
+	}
+	s.info("found %d tablebases", tb.Count())
 }
