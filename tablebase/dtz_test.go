@@ -160,3 +160,53 @@ func TestDTZLineConverts(t *testing.T) {
 		t.Fatal("no won positions")
 	}
 }
+
+// DTZ agrees with itself one ply on: a win's DTZ is one more than the
+// best reply position's (or 1 where a winning zeroing move exists), within
+// one ply either way (tables that store moves rather than plies round);
+// a loss's DTZ follows the longest resistance the same way.
+func TestDTZConsistent(t *testing.T) {
+	tb := openTables(t)
+	for _, r := range readWDLRows(t) {
+		pos := v.MustParseFEN(r.fen)
+		dtz, ok := tb.ProbeDTZ(pos)
+		if !ok {
+			t.Fatalf("%s: no DTZ", r.fen)
+		}
+		if sign(dtz) != sign(r.wdl) {
+			t.Errorf("%s: DTZ %d for WDL %d", r.fen, dtz, r.wdl)
+			continue
+		}
+		if r.wdl == 0 || !pos.HasLegalMove() {
+			continue
+		}
+		best := 0
+		if r.wdl > 0 {
+			best = 1 << 30
+		}
+		for _, m := range legalMoves(pos) {
+			zero := isZeroing(pos, m)
+			pos.Make(m)
+			w, _ := tb.ProbeWDL(pos)
+			d, _ := tb.ProbeDTZ(pos)
+			mate := pos.InCheck() && !pos.HasLegalMove()
+			pos.Unmake()
+			var own int // the DTZ this move gives the mover
+			switch {
+			case zero || mate:
+				own = dtzBeforeZeroing(-w)
+			default:
+				own = -d + sign(-d)
+			}
+			if r.wdl > 0 && own > 0 {
+				best = min(best, own)
+			}
+			if r.wdl < 0 {
+				best = min(best, own) // the most negative: the longest loss
+			}
+		}
+		if diff := dtz - best; diff < -1 || diff > 1 {
+			t.Errorf("%s: DTZ %d, best move gives %d", r.fen, dtz, best)
+		}
+	}
+}
