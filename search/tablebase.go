@@ -78,7 +78,9 @@ func (e *Engine) tbSetup(pos *v.Position, roots []rootMove) []rootMove {
 	for i := range roots {
 		moves[i] = roots[i].move
 	}
-	ranks, dtz, ok := tb.RankRoot(pos, moves, e.opts.TB50MoveRule)
+	// The ranking makes moves on the position: use a copy, the caller's
+	// may be read meanwhile.
+	ranks, dtz, ok := tb.RankRoot(pos.Copy(), moves, e.opts.TB50MoveRule)
 	if !ok || len(ranks) != len(roots) {
 		return roots
 	}
