@@ -2,6 +2,8 @@ package search
 
 import (
 	"os"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/rochade/rochade/tablebase"
@@ -76,5 +78,57 @@ func TestSearchWithTablebases(t *testing.T) {
 	e.Search(v.MustParseFEN(cases[0].fen), Limits{Depth: 6}, Callbacks{OnInfo: func(i Info) { last = i }})
 	if last.TBHits != 0 {
 		t.Errorf("tbhits %d without tables", last.TBHits)
+	}
+}
+
+// The engine, with the tables on both sides, converts the won positions
+// of the list that take longest (by DTZ) into mate before the 50-move
+// rule, at a small node count.
+func TestTablebaseConversion(t *testing.T) {
+	tb := testTables(t)
+	f, err := os.ReadFile("../../shared/data/syzygy_wdl.tsv")
+	if err != nil {
+		t.Skip("no WDL list")
+	}
+	type cand struct {
+		fen string
+		dtz int
+	}
+	var cands []cand
+	for _, line := range strings.Split(string(f), "\n")[1:] {
+		c := strings.Split(line, "\t")
+		if len(c) < 3 || c[1] != "2" {
+			continue
+		}
+		d, ok := tb.ProbeDTZ(v.MustParseFEN(c[0]))
+		if ok {
+			cands = append(cands, cand{c[0], d})
+		}
+	}
+	slices.SortFunc(cands, func(a, b cand) int { return b.dtz - a.dtz })
+	n := 4
+	if testing.Short() {
+		n = 1
+	}
+	opts := DefaultOptions()
+	opts.Tablebase = tb
+	e := NewEngine(opts)
+	for _, c := range cands[:min(n, len(cands))] {
+		pos := v.MustParseFEN(c.fen)
+		winner := pos.Side()
+		for ply := 0; ; ply++ {
+			if !pos.HasLegalMove() {
+				if pos.Side() == winner || !pos.InCheck() {
+					t.Errorf("%s (DTZ %d): ends without mate for the winner at %s", c.fen, c.dtz, pos.FEN())
+				}
+				break
+			}
+			if pos.Rule50() >= 100 || ply > 300 {
+				t.Errorf("%s (DTZ %d): not converted, at %s", c.fen, c.dtz, pos.FEN())
+				break
+			}
+			res := e.Search(pos, Limits{Nodes: 3000}, Callbacks{})
+			pos.Make(res.Best)
+		}
 	}
 }
