@@ -42,8 +42,8 @@ func (tb *Tablebases) rankDTZ(pos *v.Position, moves []v.Move) ([]int, bool) {
 			w, r = tb.search(pos, false)
 			ok = r != resFail
 			dtz = dtzBeforeZeroing(-w)
-		case pos.Rule50() >= 100 || pos.RepetitionCount() >= 2:
-			dtz = 0 // a draw by the 50-move rule or threefold repetition
+		case (pos.Rule50() >= 100 && !(pos.InCheck() && !pos.HasLegalMove())) || pos.RepetitionCount() >= 2:
+			dtz = 0 // a draw by the 50-move rule (unless mated) or threefold repetition
 		default:
 			var d int
 			d, ok = tb.probeDTZ(pos)
