@@ -114,6 +114,18 @@ func TestSyzygyOptions(t *testing.T) {
 		got[1] != "info string found 70 tablebases" {
 		t.Errorf("missing folder: got %q", got)
 	}
+	// SyzygyProbeLimit 0 turns probing off, 7 on again.
+	for _, c := range []struct {
+		limit string
+		hits  bool
+	}{{"0", false}, {"7", true}} {
+		e.send("setoption name SyzygyProbeLimit value "+c.limit, "position fen 8/8/8/1n5k/8/8/3K1Q2/8 w - - 0 1")
+		_, _, lines := e.search("go depth 4", 10*time.Second)
+		last := lines[len(lines)-1]
+		if hits := !strings.Contains(last, " tbhits 0 "); hits != c.hits {
+			t.Errorf("SyzygyProbeLimit %s: %q", c.limit, last)
+		}
+	}
 	e.send("setoption name SyzygyPath value <empty>")
 	if got := e.sync(); len(got) != 1 || got[0] != "info string found 0 tablebases" {
 		t.Errorf("empty path: got %q", got)
