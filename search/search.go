@@ -236,7 +236,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		}
 		ss.staticEval = staticEval
 		eval = staticEval
-		if ttHit && ttScore != 0 && !IsMate(ttScore) &&
+		if ttHit && ttScore != 0 && !isDecisive(ttScore) &&
 			((tte.bound == boundLower && ttScore > eval) || (tte.bound == boundUpper && ttScore < eval) || tte.bound == boundExact) {
 			eval = ttScore
 		}
@@ -249,7 +249,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 
 	if !pvNode && !inCheck && excluded == v.NoMove {
 		// Reverse futility pruning.
-		if depth <= 8 && eval-80*(depth-b2i(improving)) >= beta && eval < MateInMaxPly && beta > -MateInMaxPly {
+		if depth <= 8 && eval-80*(depth-b2i(improving)) >= beta && !isDecisive(eval) && beta > -MateInMaxPly {
 			return (eval + beta) / 2
 		}
 		// Null-move pruning, not without pieces (zugzwang guard).
@@ -264,7 +264,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 				return 0
 			}
 			if s >= beta {
-				if s >= MateInMaxPly {
+				if isDecisive(s) {
 					s = beta
 				}
 				return s
