@@ -55,7 +55,8 @@ type Info struct {
 	Nodes           uint64
 	NPS             uint64
 	Time            time.Duration
-	HashFull        int // per mille
+	HashFull        int    // per mille
+	TBHits          uint64 // tablebase probes that found a value
 	PV              []v.Move
 }
 
@@ -105,9 +106,18 @@ type Options struct {
 	// Net is the evaluation network, shared read-only by every thread;
 	// nil selects the hand-written evaluation.
 	Net *eval.Net
+
+	// Syzygy tablebases (nil: none). The search probes WDL tables at
+	// nodes with at most TBProbeLimit pieces (at that count only from
+	// depth TBProbeDepth) and ranks the root moves by DTZ.
+	Tablebase    Tablebase
+	TBProbeDepth int
+	TBProbeLimit int
+	TB50MoveRule bool // cursed wins and blessed losses count as draws
 }
 
 // DefaultOptions are the UCI defaults.
 func DefaultOptions() Options {
-	return Options{HashMB: 16, Threads: 1, MultiPV: 1, MoveOverhead: 30 * time.Millisecond}
+	return Options{HashMB: 16, Threads: 1, MultiPV: 1, MoveOverhead: 30 * time.Millisecond,
+		TBProbeDepth: 1, TBProbeLimit: 7, TB50MoveRule: true}
 }

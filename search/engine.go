@@ -33,6 +33,12 @@ type Engine struct {
 	bestMoveChanges float64
 	cb              Callbacks
 	lastReportNodes uint64
+
+	// Tablebases, set up per search by tbSetup.
+	tbCard     int            // probe at nodes with at most this many pieces (0: never)
+	tbDepth    int            // at exactly tbCard pieces, only from this depth
+	tbRoot     map[v.Move]int // the tables' score of each root move kept, if ranked
+	tbRootHits uint64
 }
 
 // NewEngine makes an engine with the given options.
@@ -153,6 +159,7 @@ func (e *Engine) Search(pos *v.Position, limits Limits, cb Callbacks) Result {
 		e.waitForStop()
 		return Result{Best: v.NoMove, Score: score}
 	}
+	roots = e.tbSetup(pos, roots)
 	// Order root moves once by a shallow look at the TT and captures.
 	if tte, ok := e.tt.Probe(pos.Key()); ok {
 		for i := range roots {
@@ -172,6 +179,7 @@ func (e *Engine) Search(pos *v.Position, limits Limits, cb Callbacks) Result {
 		}
 		t.nodes = 0
 		t.pubNodes.Store(0)
+		t.tbHits.Store(0)
 		t.depth = 0
 		t.stopped = false
 		for i := range t.stack {
@@ -198,7 +206,7 @@ func (e *Engine) Search(pos *v.Position, limits Limits, cb Callbacks) Result {
 	if best != main || e.nodes() != e.lastReportNodes || e.lastReportNodes == 0 {
 		e.report(best, best.depth, true)
 	}
-	res := Result{Best: rm.move, Score: rm.score, Depth: best.depth, Nodes: e.nodes()}
+	res := Result{Best: rm.move, Score: e.tbScore(rm.move, rm.score), Depth: best.depth, Nodes: e.nodes()}
 	if len(rm.pv) > 1 {
 		res.Ponder = rm.pv[1]
 	} else {
@@ -456,10 +464,13 @@ func (e *Engine) report(t *thread, depth int, final bool) {
 		if final && bound != BoundExact {
 			bound = BoundExact
 		}
+		if tbs := e.tbScore(rm.move, score); tbs != score {
+			score, bound = tbs, BoundExact
+		}
 		info := Info{
 			Depth: max(d, 1), SelDepth: max(rm.selDepth, 1), MultiPV: i + 1,
 			Score: score, Bound: bound, Nodes: nodes, NPS: nps, Time: elapsed,
-			HashFull: hf, PV: slices.Clone(rm.pv),
+			HashFull: hf, TBHits: e.tbHits(), PV: slices.Clone(rm.pv),
 		}
 		info.WDL = wdl(score)
 		e.cb.OnInfo(info)

@@ -41,6 +41,7 @@ type thread struct {
 	pvLen     [MaxPly + 1]int
 	nodes     uint64        // owned by the thread
 	pubNodes  atomic.Uint64 // nodes, published for the main thread
+	tbHits    atomic.Uint64 // tablebase hits
 	selDepth  int
 	rootMoves []rootMove
 	pvIdx     int
@@ -201,6 +202,25 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		}
 	}
 
+	// Tablebases: a sure result ends the search here; in PV nodes a
+	// bound that does not cut limits the score.
+	tbMin, tbMax := -Infinity, Infinity
+	if !root && excluded == v.NoMove && t.e.tbCard > 0 {
+		if s, b, ok := t.probeTB(depth, ply); ok {
+			if b == boundExact || (b == boundLower && s >= beta) || (b == boundUpper && s <= alpha) {
+				t.e.tt.Store(key, v.NoMove, scoreToTT(s, ply), -Infinity, min(depth+6, MaxPly-1), b, ttPV)
+				return s
+			}
+			if pvNode {
+				if b == boundLower {
+					tbMin = s
+				} else {
+					tbMax = s
+				}
+			}
+		}
+	}
+
 	// Static evaluation.
 	var staticEval, eval int
 	improving := false
@@ -216,7 +236,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		}
 		ss.staticEval = staticEval
 		eval = staticEval
-		if ttHit && ttScore != 0 && !IsMate(ttScore) &&
+		if ttHit && ttScore != 0 && !isDecisive(ttScore) &&
 			((tte.bound == boundLower && ttScore > eval) || (tte.bound == boundUpper && ttScore < eval) || tte.bound == boundExact) {
 			eval = ttScore
 		}
@@ -229,7 +249,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 
 	if !pvNode && !inCheck && excluded == v.NoMove {
 		// Reverse futility pruning.
-		if depth <= 8 && eval-80*(depth-b2i(improving)) >= beta && eval < MateInMaxPly && beta > -MateInMaxPly {
+		if depth <= 8 && eval-80*(depth-b2i(improving)) >= beta && !isDecisive(eval) && beta > -MateInMaxPly {
 			return (eval + beta) / 2
 		}
 		// Null-move pruning, not without pieces (zugzwang guard).
@@ -244,7 +264,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 				return 0
 			}
 			if s >= beta {
-				if s >= MateInMaxPly {
+				if isDecisive(s) {
 					s = beta
 				}
 				return s
@@ -477,6 +497,9 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		}
 	}
 
+	if pvNode {
+		bestScore = min(max(bestScore, tbMin), tbMax)
+	}
 	if excluded == v.NoMove && !(root && t.pvIdx > 0) {
 		bound := boundUpper
 		if bestScore >= beta {
@@ -491,7 +514,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		t.e.tt.Store(key, bestMove, scoreToTT(bestScore, ply), raw, depth, bound, ttPV)
 		// Correction history: learn how far search results stray from the
 		// static eval for this pawn structure.
-		if !inCheck && (bestMove == v.NoMove || !isNoisy(pos, bestMove)) && !IsMate(bestScore) &&
+		if !inCheck && (bestMove == v.NoMove || !isNoisy(pos, bestMove)) && !isDecisive(bestScore) &&
 			!(bound == boundLower && bestScore <= ss.staticEval) && !(bound == boundUpper && bestScore >= ss.staticEval) {
 			t.updateCorrection(bestScore-ss.staticEval, depth)
 		}

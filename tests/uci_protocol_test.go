@@ -24,6 +24,10 @@ var wantOptions = []string{
 	"option name Debug Log File type string default <empty>",
 	"option name EvalFile type string default <internal>",
 	"option name Use NNUE type check default false",
+	"option name SyzygyPath type string default <empty>",
+	"option name SyzygyProbeDepth type spin default 1 min 1 max 100",
+	"option name SyzygyProbeLimit type spin default 7 min 0 max 7",
+	"option name Syzygy50MoveRule type check default true",
 }
 
 func TestUCIHandshake(t *testing.T) {

@@ -78,6 +78,7 @@ func formatInfo(root *v.Position, in search.Info, chess960, showWDL bool) string
 	num("nodes", int64(in.Nodes))
 	num("nps", int64(in.NPS))
 	num("hashfull", int64(in.HashFull))
+	num("tbhits", int64(in.TBHits))
 	num("time", in.Time.Milliseconds())
 	if pv := pvStrings(root, in.PV, chess960); len(pv) > 0 {
 		b.WriteString(" pv ")

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rochade/rochade/eval"
 	"github.com/rochade/rochade/search"
+	"github.com/rochade/rochade/tablebase"
 )
 
 type optionType int
@@ -50,6 +51,10 @@ var optionList = []option{
 	{name: "Debug Log File", typ: optString, def: ""},
 	{name: "EvalFile", typ: optString, def: evalFileInternal, engine: true},
 	{name: "Use NNUE", typ: optCheck, def: strconv.FormatBool(eval.UseNetByDefault), engine: true},
+	{name: "SyzygyPath", typ: optString, def: "", engine: true},
+	{name: "SyzygyProbeDepth", typ: optSpin, def: "1", min: 1, max: 100, engine: true},
+	{name: "SyzygyProbeLimit", typ: optSpin, def: "7", min: 0, max: 7, engine: true},
+	{name: "Syzygy50MoveRule", typ: optCheck, def: "true", engine: true},
 }
 
 // evalFileInternal names the net compiled into the binary.
@@ -89,12 +94,18 @@ type settings struct {
 	evalFile                         string
 	useNNUE                          bool
 	net                              *eval.Net // the loaded EvalFile
+
+	syzygyPath            string
+	tb                    *tablebase.Tablebases // the tables found under syzygyPath; nil if none
+	tbProbeDepth, tbLimit int
+	tb50                  bool
 }
 
 func defaultSettings() settings {
 	net, _ := eval.DefaultNet()
 	return settings{hash: 16, threads: 1, multiPV: 1, overhead: 30,
-		evalFile: evalFileInternal, useNNUE: eval.UseNetByDefault, net: net}
+		evalFile: evalFileInternal, useNNUE: eval.UseNetByDefault, net: net,
+		tbProbeDepth: 1, tbLimit: 7, tb50: true}
 }
 
 func (s settings) searchOptions() search.Options {
@@ -105,6 +116,10 @@ func (s settings) searchOptions() search.Options {
 		MoveOverhead: time.Duration(s.overhead) * time.Millisecond,
 		ShowWDL:      s.showWDL,
 		Net:          s.evalNet(),
+		Tablebase:    s.tablebase(),
+		TBProbeDepth: s.tbProbeDepth,
+		TBProbeLimit: s.tbLimit,
+		TB50MoveRule: s.tb50,
 	}
 }
 
@@ -127,6 +142,15 @@ func loadEvalFile(value string) (*eval.Net, error) {
 		return nil, err
 	}
 	return eval.LoadNet(data)
+}
+
+// tablebase returns the tables as the search's interface: nil (not a nil
+// pointer in an interface) when there are none.
+func (s settings) tablebase() search.Tablebase {
+	if s.tb == nil || s.tb.MaxPieces() == 0 {
+		return nil
+	}
+	return s.tb
 }
 
 // parseSpin reads a spin value. A value out of range is clamped and

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rochade/rochade/search"
+	"github.com/rochade/rochade/tablebase"
 	v "github.com/rochade/rochade/variant960"
 )
 
@@ -391,6 +392,10 @@ func (s *Session) cmdSetOption(args []string) {
 			s.set.multiPV = n
 		case "Move Overhead":
 			s.set.overhead = n
+		case "SyzygyProbeDepth":
+			s.set.tbProbeDepth = n
+		case "SyzygyProbeLimit":
+			s.set.tbLimit = n
 		}
 	case optCheck:
 		b, err := parseCheck(o, value)
@@ -410,6 +415,8 @@ func (s *Session) cmdSetOption(args []string) {
 			if b && s.set.net == nil {
 				s.info("Use NNUE: no net is loaded; the hand-written evaluation stays in use")
 			}
+		case "Syzygy50MoveRule":
+			s.set.tb50 = b
 		}
 	case optButton:
 		if s.searching() {
@@ -435,6 +442,10 @@ func (s *Session) cmdSetOption(args []string) {
 			}
 			s.set.evalFile, s.set.net = value, net
 			s.info("EvalFile %s loaded (net %s)", value, net.Hash)
+			break
+		}
+		if o.name == "SyzygyPath" {
+			s.setSyzygyPath(value)
 			break
 		}
 		s.outMu.Lock()
@@ -749,4 +760,21 @@ func perftStoppable(pos *v.Position, depth int, stop *atomic.Bool) (n uint64, ok
 		n += c
 	}
 	return n, true
+}
+
+// setSyzygyPath looks for tablebase files in the folders of path and
+// reports how many it found. Folders that cannot be read are reported too;
+// neither stops the session. The tables found before stay mapped (a
+// search may still be using them).
+func (s *Session) setSyzygyPath(path string) {
+	s.set.syzygyPath = path
+	tb, warnings := tablebase.Open(path)
+	for _, w := range warnings {
+		s.info("%s", w)
+	}
+	s.set.tb = tb
+	if path == "" {
+		s.set.tb = nil
+	}
+	s.info("found %d tablebases", tb.Count())
 }

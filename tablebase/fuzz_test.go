@@ -1,0 +1,202 @@
+package tablebase
+
+import (
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	v "github.com/rochade/rochade/variant960"
+)
+
+// fuzzNames are the tables the fuzzer may pretend a file is.
+var fuzzNames = []string{"KQvK", "KRvK", "KPvK", "KRvKP", "KNvKN", "KPvKP", "KBNvK"}
+
+// tableFromBytes parses data as the named table without a file.
+func tableFromBytes(name string, dtz bool, data []byte) (*table, error) {
+	t, ok := newTable(name, "", dtz)
+	if !ok {
+		return nil, errors.New("bad name")
+	}
+	t.once.Do(func() {
+		t.data = data
+		t.err = t.parse()
+	})
+	return t, t.err
+}
+
+// randomFEN places the table's pieces on distinct random squares, pawns
+// on ranks 2-7, with the given side to move.
+func randomFEN(r *rand.Rand, name string, side string) string {
+	var board [64]byte
+	color := 0
+	for _, ch := range name {
+		if ch == 'v' {
+			color = 1
+			continue
+		}
+		c := byte(ch)
+		if color == 1 {
+			c += 'a' - 'A'
+		}
+		for {
+			s := r.IntN(64)
+			if (ch == 'P') && (s < 8 || s >= 56) {
+				continue
+			}
+			if board[s] == 0 {
+				board[s] = c
+				break
+			}
+		}
+	}
+	var b strings.Builder
+	for rank := 7; rank >= 0; rank-- {
+		empty := 0
+		for f := 0; f < 8; f++ {
+			c := board[rank*8+f]
+			if c == 0 {
+				empty++
+				continue
+			}
+			if empty > 0 {
+				b.WriteByte(byte('0' + empty))
+				empty = 0
+			}
+			b.WriteByte(c)
+		}
+		if empty > 0 {
+			b.WriteByte(byte('0' + empty))
+		}
+		if rank > 0 {
+			b.WriteByte('/')
+		}
+	}
+	return b.String() + " " + side + " - - 0 1"
+}
+
+// FuzzTable feeds arbitrary bytes to the table reader and probes the
+// result: it may fail, never crash or hang.
+func FuzzTable(f *testing.F) {
+	for _, s := range []struct {
+		file string
+		name uint8
+	}{{"KQvK.rtbw", 0}, {"KRvK.rtbw", 1}, {"KPvK.rtbw", 2}, {"KPvK.rtbz", 2}, {"KQvK.rtbz", 0}} {
+		data, err := os.ReadFile(filepath.Join("testdata", s.file))
+		if err != nil {
+			f.Fatal(err)
+		}
+		dtz := strings.HasSuffix(s.file, "z")
+		f.Add(s.name, dtz, data)
+		f.Add(s.name, dtz, data[:len(data)/2])
+		f.Add(s.name, dtz, data[:5])
+	}
+	f.Fuzz(func(t *testing.T, name uint8, dtz bool, data []byte) {
+		tname := fuzzNames[int(name)%len(fuzzNames)]
+		tab, err := tableFromBytes(tname, dtz, data)
+		if err != nil {
+			return
+		}
+		r := rand.New(rand.NewPCG(uint64(len(data)), uint64(name)))
+		for i := 0; i < 50; i++ {
+			side := "w"
+			if i&1 == 1 {
+				side = "b"
+			}
+			pos, err := v.ParseFEN(randomFEN(r, tname, side))
+			if err != nil {
+				continue
+			}
+			for wdl := -2; wdl <= 2; wdl++ {
+				tab.probeTable(pos, wdl)
+			}
+		}
+	})
+}
+
+// Every truncation and many byte flips of a real file are read without a
+// crash; truncations are errors.
+func TestDamagedFiles(t *testing.T) {
+	for _, file := range []string{"KQvK.rtbw", "KPvK.rtbw", "KPvK.rtbz"} {
+		data, err := os.ReadFile(filepath.Join("testdata", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := strings.TrimSuffix(file, filepath.Ext(file))
+		dtz := strings.HasSuffix(file, "z")
+		r := rand.New(rand.NewPCG(1, 2))
+		probe := func(tab *table) {
+			for i := 0; i < 20; i++ {
+				pos, err := v.ParseFEN(randomFEN(r, name, "wb"[i&1:i&1+1]))
+				if err == nil {
+					tab.probeTable(pos, 2)
+				}
+			}
+		}
+		step := max(1, len(data)/300)
+		for n := 0; n < len(data); n += step {
+			tab, err := tableFromBytes(name, dtz, data[:n])
+			// Whatever parses must still probe safely (the data blocks
+			// may be cut where the header does not notice).
+			if err == nil {
+				probe(tab)
+			}
+		}
+		for i := 0; i < 300; i++ {
+			bad := append([]byte(nil), data...)
+			for j := 0; j < 1+i%4; j++ {
+				bad[r.IntN(len(bad))] ^= byte(1 + r.IntN(255))
+			}
+			if tab, err := tableFromBytes(name, dtz, bad); err == nil {
+				probe(tab)
+			}
+		}
+		if _, err := tableFromBytes(name, dtz, data); err != nil {
+			t.Fatalf("%s: the intact file fails: %v", file, err)
+		}
+	}
+}
+
+// A table file that is missing, empty or not a table is an error for
+// that table alone; the probe says it cannot answer.
+func TestBadFilesInFolder(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("testdata", "KQvK.rtbw"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(name string, data []byte) {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("KQvK.rtbw", src)
+	write("KRvK.rtbw", nil)                // empty
+	write("KPvK.rtbw", src[:100])          // truncated (and the wrong table)
+	write("KNvK.rtbw", []byte("not a tb")) // garbage
+	write("README.txt", []byte("hello"))   // ignored
+	tb, warn := Open(dir + ListSeparator() + filepath.Join(dir, "missing"))
+	if len(warn) != 1 {
+		t.Errorf("warnings %q", warn)
+	}
+	if tb.CountWDL() != 4 {
+		t.Fatalf("found %d WDL tables", tb.CountWDL())
+	}
+	if w, ok := tb.ProbeWDL(v.MustParseFEN("8/8/8/8/8/2k5/8/KQ6 w - - 0 1")); !ok || w != Win {
+		t.Errorf("KQvK: %d %v", w, ok)
+	}
+	for _, fen := range []string{"8/8/8/8/8/2k5/8/KR6 w - - 0 1", "8/8/8/8/8/2k5/P7/K7 w - - 0 1", "8/8/8/8/8/2k5/8/K6N w - - 0 1"} {
+		if _, ok := tb.ProbeWDL(v.MustParseFEN(fen)); ok {
+			t.Errorf("%s: a bad table answered", fen)
+		}
+	}
+	if errs := tb.Check(); len(errs) != 3 {
+		t.Errorf("Check found %d bad tables: %v", len(errs), errs)
+	}
+	tb.Close()
+	if _, ok := tb.ProbeWDL(v.MustParseFEN("8/8/8/8/8/2k5/8/KQ6 w - - 0 1")); ok {
+		t.Error("a closed table answered")
+	}
+}

@@ -1,0 +1,17 @@
+//go:build !unix
+
+package tablebase
+
+import "os"
+
+// loadFile reads a table file into memory (no memory mapping on this
+// system).
+func loadFile(path string) (data []byte, mapped bool, err error) {
+	data, err = os.ReadFile(path)
+	if err == nil && len(data) == 0 {
+		err = errTruncated
+	}
+	return data, false, err
+}
+
+func unmap([]byte) {}

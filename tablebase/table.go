@@ -1,0 +1,454 @@
+package tablebase
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"sync"
+)
+
+var (
+	errTruncated = errors.New("file truncated")
+	errCorrupt   = errors.New("file corrupt")
+)
+
+var (
+	wdlMagic = [4]byte{0x71, 0xE8, 0x23, 0x5D}
+	dtzMagic = [4]byte{0xD7, 0x66, 0x0C, 0xA5}
+)
+
+// Per-table flags (DTZ tables and the single-value case).
+const (
+	flagSTM         = 1
+	flagMapped      = 2
+	flagWinPlies    = 4
+	flagLossPlies   = 8
+	flagWide        = 16
+	flagSingleValue = 128
+)
+
+// pairs describes one compressed sub-table: one side to move and, for
+// tables with pawns, one file of the leading pawn.
+type pairs struct {
+	flags    byte
+	pieces   [maxTBPieces]byte // piece codes in encoding order
+	groupLen [maxTBPieces + 1]int
+	groupIdx [maxTBPieces + 1]uint64
+	tbSize   uint64
+
+	sizeofBlock uint64
+	span        uint64
+	sparse      []byte // 6 bytes an entry: block uint32, offset uint16
+	blockLen    []byte // 2 bytes an entry
+	blocksNum   uint64
+	blockLenN   uint64
+	blocks      []byte
+	minSymLen   int
+	single      int // the value of a single-value table
+	lowestSym   []byte
+	base64      []uint64
+	symlen      []int
+	btree       []byte // 3 bytes a symbol
+	mapIdx      [4]int // DTZ value maps, offsets into table.dtzMap
+}
+
+const maxTBPieces = 7
+
+// table is one .rtbw or .rtbz file. Its description comes from the file
+// name; the file itself is loaded on first use.
+type table struct {
+	name      string
+	path      string
+	dtz       bool
+	key, key2 uint64
+	pieces    int
+	hasPawns  bool
+	unique    bool   // some non-king piece appears once for a side
+	pawnCount [2]int // leading colour first
+
+	once   sync.Once
+	err    error
+	data   []byte
+	mapped bool
+	sides  int
+	files  int
+	items  [2][4]pairs
+	dtzMap []byte // the DTZ value maps (starts at the map area)
+	wide   bool
+}
+
+// materialKey packs piece counts: 4 bits per colour and type (pawn..queen).
+func materialKey(counts [2][7]int) uint64 {
+	var k uint64
+	for c := 0; c < 2; c++ {
+		for pt := 1; pt <= 5; pt++ {
+			k |= uint64(counts[c][pt]&15) << (4 * (c*5 + pt - 1))
+		}
+	}
+	return k
+}
+
+// parseName reads a table name like "KRPvKB" into piece counts.
+func parseName(name string) (counts [2][7]int, ok bool) {
+	side := 0
+	kings := [2]int{}
+	for i := 0; i < len(name); i++ {
+		ch := name[i]
+		if ch == 'v' {
+			if side == 1 {
+				return counts, false
+			}
+			side = 1
+			continue
+		}
+		pt := 0
+		switch ch {
+		case 'P':
+			pt = 1
+		case 'N':
+			pt = 2
+		case 'B':
+			pt = 3
+		case 'R':
+			pt = 4
+		case 'Q':
+			pt = 5
+		case 'K':
+			pt = 6
+		default:
+			return counts, false
+		}
+		counts[side][pt]++
+	}
+	kings[0], kings[1] = counts[0][6], counts[1][6]
+	if side != 1 || kings[0] != 1 || kings[1] != 1 {
+		return counts, false
+	}
+	n := 0
+	for c := 0; c < 2; c++ {
+		for pt := 1; pt <= 6; pt++ {
+			if counts[c][pt] > 15 {
+				return counts, false
+			}
+			n += counts[c][pt]
+		}
+	}
+	if n > maxTBPieces || n < 3 {
+		return counts, false
+	}
+	return counts, true
+}
+
+func newTable(name, path string, dtz bool) (*table, bool) {
+	counts, ok := parseName(name)
+	if !ok {
+		return nil, false
+	}
+	t := &table{name: name, path: path, dtz: dtz}
+	var swapped [2][7]int
+	swapped[0], swapped[1] = counts[1], counts[0]
+	t.key = materialKey(counts)
+	t.key2 = materialKey(swapped)
+	for c := 0; c < 2; c++ {
+		for pt := 1; pt <= 6; pt++ {
+			t.pieces += counts[c][pt]
+			if pt < 6 && counts[c][pt] == 1 {
+				t.unique = true
+			}
+		}
+	}
+	wp, bp := counts[0][1], counts[1][1]
+	t.hasPawns = wp+bp > 0
+	if t.hasPawns {
+		// The leading colour is the one with fewer pawns (white if equal),
+		// or the only one with pawns.
+		lead := bp == 0 || (wp > 0 && bp >= wp)
+		if lead {
+			t.pawnCount = [2]int{wp, bp}
+		} else {
+			t.pawnCount = [2]int{bp, wp}
+		}
+	}
+	return t, true
+}
+
+// load maps and parses the file once; later calls return the first result.
+func (t *table) load() error {
+	t.once.Do(func() {
+		data, mapped, err := loadFile(t.path)
+		if err != nil {
+			t.err = fmt.Errorf("%s: %w", t.path, err)
+			return
+		}
+		t.data, t.mapped = data, mapped
+		if err := t.parse(); err != nil {
+			t.err = fmt.Errorf("%s: %w", t.path, err)
+			t.release()
+		}
+	})
+	return t.err
+}
+
+func (t *table) release() {
+	if t.mapped && t.data != nil {
+		unmap(t.data)
+	}
+	t.data = nil
+}
+
+// reader walks the file with bounds checks.
+type reader struct {
+	b   []byte
+	pos int
+	err error
+}
+
+func (r *reader) need(n int) bool {
+	if r.err != nil {
+		return false
+	}
+	if n < 0 || r.pos+n > len(r.b) || r.pos+n < r.pos {
+		r.err = errTruncated
+		return false
+	}
+	return true
+}
+
+func (r *reader) u8() int {
+	if !r.need(1) {
+		return 0
+	}
+	r.pos++
+	return int(r.b[r.pos-1])
+}
+
+func (r *reader) u16() int {
+	if !r.need(2) {
+		return 0
+	}
+	r.pos += 2
+	return int(binary.LittleEndian.Uint16(r.b[r.pos-2:]))
+}
+
+func (r *reader) u32() uint64 {
+	if !r.need(4) {
+		return 0
+	}
+	r.pos += 4
+	return uint64(binary.LittleEndian.Uint32(r.b[r.pos-4:]))
+}
+
+// slice returns the next n bytes.
+func (r *reader) slice(n uint64) []byte {
+	if n > uint64(len(r.b)) || !r.need(int(n)) {
+		r.err = errTruncated
+		return nil
+	}
+	s := r.b[r.pos : r.pos+int(n)]
+	r.pos += int(n)
+	return s
+}
+
+func (r *reader) align(a int) {
+	if p := (r.pos + a - 1) &^ (a - 1); p <= len(r.b) {
+		r.pos = p
+	} else {
+		r.err = errTruncated
+	}
+}
+
+// parse reads the header, the Huffman tables and locates the data blocks.
+func (t *table) parse() error {
+	r := &reader{b: t.data}
+	magic := r.slice(4)
+	if r.err != nil {
+		return r.err
+	}
+	want := wdlMagic
+	if t.dtz {
+		want = dtzMagic
+	}
+	if [4]byte(magic) != want {
+		return fmt.Errorf("%w: bad magic", errCorrupt)
+	}
+	flags := r.u8()
+	if (flags&2 != 0) != t.hasPawns {
+		return fmt.Errorf("%w: pawn flag does not match the name", errCorrupt)
+	}
+	split := t.key != t.key2
+	if !t.dtz && (flags&1 != 0) != split {
+		return fmt.Errorf("%w: split flag does not match the name", errCorrupt)
+	}
+	t.sides = 1
+	if !t.dtz && split {
+		t.sides = 2
+	}
+	t.files = 1
+	if t.hasPawns {
+		t.files = 4
+	}
+	pp := t.hasPawns && t.pawnCount[1] > 0
+	for f := 0; f < t.files; f++ {
+		b0 := r.u8()
+		b1 := 0xFF
+		if pp {
+			b1 = r.u8()
+		}
+		order := [2][2]int{{b0 & 15, b1 & 15}, {b0 >> 4, b1 >> 4}}
+		for k := 0; k < t.pieces; k++ {
+			b := r.u8()
+			for i := 0; i < t.sides; i++ {
+				pc := b & 15
+				if i == 1 {
+					pc = b >> 4
+				}
+				t.items[i][f].pieces[k] = byte(pc)
+			}
+		}
+		if r.err != nil {
+			return r.err
+		}
+		for i := 0; i < t.sides; i++ {
+			if err := t.checkPieces(&t.items[i][f]); err != nil {
+				return err
+			}
+			if err := t.setGroups(&t.items[i][f], order[i], f); err != nil {
+				return err
+			}
+		}
+	}
+	r.align(2)
+	for f := 0; f < t.files; f++ {
+		for i := 0; i < t.sides; i++ {
+			if err := t.setSizes(&t.items[i][f], r); err != nil {
+				return err
+			}
+		}
+	}
+	if t.dtz {
+		if err := t.setDTZMap(r); err != nil {
+			return err
+		}
+	}
+	for f := 0; f < t.files; f++ {
+		for i := 0; i < t.sides; i++ {
+			d := &t.items[i][f]
+			d.sparse = r.slice(d.sparseN() * 6)
+		}
+	}
+	for f := 0; f < t.files; f++ {
+		for i := 0; i < t.sides; i++ {
+			d := &t.items[i][f]
+			d.blockLen = r.slice(d.blockLenN * 2)
+		}
+	}
+	for f := 0; f < t.files; f++ {
+		for i := 0; i < t.sides; i++ {
+			d := &t.items[i][f]
+			r.align(64)
+			if d.blocksNum > 0 && d.sizeofBlock > uint64(len(t.data)) {
+				return errTruncated
+			}
+			d.blocks = r.slice(d.blocksNum * d.sizeofBlock)
+		}
+	}
+	if r.err != nil {
+		return r.err
+	}
+	return nil
+}
+
+func (d *pairs) sparseN() uint64 {
+	if d.flags&flagSingleValue != 0 {
+		return 0
+	}
+	return (d.tbSize + d.span - 1) / d.span
+}
+
+// checkPieces makes sure the piece list is the table's material.
+func (t *table) checkPieces(d *pairs) error {
+	var counts [2][7]int
+	for k := 0; k < t.pieces; k++ {
+		pc := d.pieces[k]
+		pt, c := pc&7, pc>>3
+		if pt < 1 || pt > 6 || c > 1 {
+			return fmt.Errorf("%w: bad piece code %d", errCorrupt, pc)
+		}
+		counts[c][pt]++
+	}
+	if k := materialKey(counts); k != t.key && k != t.key2 {
+		return fmt.Errorf("%w: piece list does not match the name", errCorrupt)
+	}
+	if t.hasPawns && d.pieces[0]&7 != 1 {
+		return fmt.Errorf("%w: leading piece is not a pawn", errCorrupt)
+	}
+	return nil
+}
+
+// setGroups splits the pieces into encoding groups and computes each
+// group's multiplier in the position index.
+func (t *table) setGroups(d *pairs, order [2]int, f int) error {
+	n := 0
+	firstLen := 2
+	if t.hasPawns {
+		firstLen = 0
+	} else if t.unique {
+		firstLen = 3
+	}
+	d.groupLen[0] = 1
+	for i := 1; i < t.pieces; i++ {
+		firstLen--
+		if firstLen > 0 || d.pieces[i] == d.pieces[i-1] {
+			d.groupLen[n]++
+		} else {
+			n++
+			d.groupLen[n] = 1
+		}
+	}
+	n++
+	d.groupLen[n] = 0
+	pp := t.hasPawns && t.pawnCount[1] > 0
+	next := 1
+	if pp {
+		next = 2
+	}
+	free := 64 - d.groupLen[0]
+	if pp {
+		free -= d.groupLen[1]
+	}
+	idx := uint64(1)
+	for k := 0; next < n || k == order[0] || k == order[1]; k++ {
+		if k > maxTBPieces+1 {
+			return fmt.Errorf("%w: bad group order", errCorrupt)
+		}
+		switch {
+		case k == order[0]:
+			d.groupIdx[0] = idx
+			switch {
+			case t.hasPawns:
+				if d.groupLen[0] > 6 {
+					return errCorrupt
+				}
+				idx *= leadPawnsSize[d.groupLen[0]][f]
+			case t.unique:
+				idx *= 31332
+			default:
+				idx *= 462
+			}
+		case k == order[1]:
+			d.groupIdx[1] = idx
+			idx *= binomial[d.groupLen[1]][48-d.groupLen[0]]
+		default:
+			if next >= n || free < 0 || d.groupLen[next] > 7 {
+				return errCorrupt
+			}
+			d.groupIdx[next] = idx
+			idx *= binomial[d.groupLen[next]][free]
+			free -= d.groupLen[next]
+			next++
+		}
+	}
+	d.groupIdx[n] = idx
+	d.tbSize = idx
+	return nil
+}

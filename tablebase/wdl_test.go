@@ -1,0 +1,106 @@
+package tablebase
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	v "github.com/rochade/rochade/variant960"
+)
+
+// dataDir is the shared test data: the 4-piece tables and the WDL list.
+// CI keeps it beside the checkout.
+const dataDir = "../../shared/data"
+
+func tablesDir(t testing.TB) string {
+	t.Helper()
+	dir := filepath.Join(dataDir, "syzygy")
+	if _, err := os.Stat(filepath.Join(dir, "KQvK.rtbw")); err != nil {
+		t.Skipf("no Syzygy tables at %s", dir)
+	}
+	return dir
+}
+
+func openTables(t testing.TB) *Tablebases {
+	t.Helper()
+	tb, warn := Open(tablesDir(t))
+	if len(warn) > 0 {
+		t.Fatalf("warnings: %v", warn)
+	}
+	return tb
+}
+
+type wdlRow struct {
+	fen      string
+	wdl      int
+	bestmove string
+}
+
+func readWDLRows(t testing.TB) []wdlRow {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dataDir, "syzygy_wdl.tsv"))
+	if err != nil {
+		t.Skipf("no WDL list: %v", err)
+	}
+	defer f.Close()
+	var rows []wdlRow
+	sc := bufio.NewScanner(f)
+	first := true
+	for sc.Scan() {
+		if first {
+			first = false
+			continue
+		}
+		cols := strings.Split(sc.Text(), "\t")
+		if len(cols) < 3 {
+			continue
+		}
+		w, err := strconv.Atoi(cols[1])
+		if err != nil {
+			t.Fatalf("bad row %q", sc.Text())
+		}
+		rows = append(rows, wdlRow{cols[0], w, cols[2]})
+	}
+	return rows
+}
+
+func TestOpenCounts(t *testing.T) {
+	tb := openTables(t)
+	if tb.CountWDL() != 35 || tb.CountDTZ() != 35 || tb.MaxPieces() != 4 {
+		t.Fatalf("found %d WDL, %d DTZ, max %d pieces", tb.CountWDL(), tb.CountDTZ(), tb.MaxPieces())
+	}
+	if errs := tb.Check(); len(errs) > 0 {
+		t.Fatalf("tables fail to load: %v", errs)
+	}
+}
+
+func TestWDLList(t *testing.T) {
+	tb := openTables(t)
+	rows := readWDLRows(t)
+	if len(rows) != 600 {
+		t.Fatalf("%d rows, want 600", len(rows))
+	}
+	bad := 0
+	for _, r := range rows {
+		pos, err := v.ParseFEN(r.fen)
+		if err != nil {
+			t.Fatalf("%s: %v", r.fen, err)
+		}
+		got, ok := tb.ProbeWDL(pos)
+		if !ok || got != r.wdl {
+			bad++
+			if bad <= 20 {
+				t.Errorf("%s: got %d ok=%v, want %d", r.fen, got, ok, r.wdl)
+			}
+		}
+		if pos.FEN() != r.fen {
+			t.Fatalf("probe changed the position: %s", pos.FEN())
+		}
+	}
+	if bad > 0 {
+		t.Fatalf("%d of %d rows wrong", bad, len(rows))
+	}
+}

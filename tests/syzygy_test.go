@@ -1,0 +1,233 @@
+package tests
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rochade/rochade/tablebase"
+	v "github.com/rochade/rochade/variant960"
+)
+
+// syzygyDir is the shared 3-4 piece tables (beside the checkout in CI).
+func syzygyDir(t testing.TB) string {
+	t.Helper()
+	dir, err := filepath.Abs("../../shared/data/syzygy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "KQvK.rtbw")); err != nil {
+		t.Skipf("no Syzygy tables at %s", dir)
+	}
+	return dir
+}
+
+// tbRows reads some rows of the shared WDL list.
+func tbRows(t testing.TB, n int) (fens []string, wdls []int) {
+	t.Helper()
+	f, err := os.Open("../../shared/data/syzygy_wdl.tsv")
+	if err != nil {
+		t.Skipf("no WDL list: %v", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Scan() // header
+	for sc.Scan() && len(fens) < n {
+		c := strings.Split(sc.Text(), "\t")
+		w, err := strconv.Atoi(c[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		fens = append(fens, c[0])
+		wdls = append(wdls, w)
+	}
+	return fens, wdls
+}
+
+// lastScore returns the cp or mate score of the last info line with one.
+func lastScore(t testing.TB, lines []string) (cp int, mate int, ok bool) {
+	for _, l := range lines {
+		f := strings.Fields(l)
+		for i := 0; i+2 < len(f); i++ {
+			if f[i] == "score" {
+				n, err := strconv.Atoi(f[i+2])
+				if err != nil {
+					t.Fatalf("bad score in %q", l)
+				}
+				if f[i+1] == "cp" {
+					cp, mate, ok = n, 0, true
+				} else {
+					cp, mate, ok = 0, n, true
+				}
+			}
+		}
+	}
+	return cp, mate, ok
+}
+
+// scoreWDL reads a score as a tablebase result: a mate or a score beyond
+// 1000 cp is a win or loss, anything else a draw.
+func scoreWDL(cp, mate int) int {
+	switch {
+	case mate > 0 || cp > 1000:
+		return 2
+	case mate < 0 || cp < -1000:
+		return -2
+	}
+	return 0
+}
+
+// TestSyzygyOptions checks the advertised options and what SyzygyPath
+// reports for good, missing and empty paths.
+func TestSyzygyOptions(t *testing.T) {
+	dir := syzygyDir(t)
+	e := startEngine(t)
+	e.send("uci")
+	lines := e.until("uciok", 10*time.Second)
+	want := []string{
+		"option name SyzygyPath type string default <empty>",
+		"option name SyzygyProbeDepth type spin default 1 min 1 max 100",
+		"option name SyzygyProbeLimit type spin default 7 min 0 max 7",
+		"option name Syzygy50MoveRule type check default true",
+	}
+	for _, w := range want {
+		found := false
+		for _, l := range lines {
+			found = found || l == w
+		}
+		if !found {
+			t.Errorf("missing %q", w)
+		}
+	}
+	e.send("setoption name SyzygyPath value " + dir)
+	if got := e.sync(); len(got) != 1 || got[0] != "info string found 70 tablebases" {
+		t.Errorf("good path: got %q", got)
+	}
+	e.send("setoption name SyzygyPath value ./no-such-folder/" + string(filepath.ListSeparator) + dir)
+	got := e.sync()
+	if len(got) != 2 || !strings.HasPrefix(got[0], "info string cannot read tablebase folder ./no-such-folder/") ||
+		got[1] != "info string found 70 tablebases" {
+		t.Errorf("missing folder: got %q", got)
+	}
+	// SyzygyProbeLimit 0 turns probing off, 7 on again.
+	for _, c := range []struct {
+		limit string
+		hits  bool
+	}{{"0", false}, {"7", true}} {
+		e.send("setoption name SyzygyProbeLimit value "+c.limit, "position fen 8/8/8/1n5k/8/8/3K1Q2/8 w - - 0 1")
+		_, _, lines := e.search("go depth 4", 10*time.Second)
+		last := lines[len(lines)-1]
+		if hits := !strings.Contains(last, " tbhits 0 "); hits != c.hits {
+			t.Errorf("SyzygyProbeLimit %s: %q", c.limit, last)
+		}
+	}
+	e.send("setoption name SyzygyPath value <empty>")
+	if got := e.sync(); len(got) != 1 || got[0] != "info string found 0 tablebases" {
+		t.Errorf("empty path: got %q", got)
+	}
+	e.send("quit")
+	e.waitExit(10 * time.Second)
+	e.checkProtocol()
+}
+
+// TestSyzygyLichessBot drives the engine as python-chess does for
+// lichess-bot's default configuration: uci, the options, isready,
+// ucinewgame, position, go with clocks. It must move, with the bot's
+// default path (./syzygy/, absent here) and with real tables.
+func TestSyzygyLichessBot(t *testing.T) {
+	dir := syzygyDir(t)
+	tb, _ := tablebase.Open(dir)
+	for _, path := range []string{"./syzygy/", dir} {
+		e := startEngine(t)
+		e.handshake()
+		e.send("setoption name Move Overhead value 100",
+			"setoption name Threads value 4",
+			"setoption name Hash value 64",
+			"setoption name SyzygyPath value "+path,
+			"setoption name UCI_ShowWDL value true")
+		for _, l := range e.sync() {
+			if strings.HasPrefix(l, "info string error") {
+				t.Errorf("path %s: %q", path, l)
+			}
+		}
+		e.send("ucinewgame", "position startpos moves e2e4 e7e5")
+		best, _, _ := e.search("go wtime 60000 btime 60000 winc 1000 binc 1000", 30*time.Second)
+		pos := v.NewStartPosition()
+		for _, m := range []string{"e2e4", "e7e5"} {
+			pos.Make(legalIn(t, pos, m))
+		}
+		legalIn(t, pos, best)
+
+		// A won 4-piece ending: the move must keep the win.
+		fen := "8/8/8/1n5k/8/8/3K1Q2/8 w - - 0 1"
+		e.send("position fen " + fen)
+		best, _, lines := e.search("go wtime 5000 btime 5000 winc 100 binc 100", 30*time.Second)
+		pos = v.MustParseFEN(fen)
+		pos.Make(legalIn(t, pos, best))
+		if w, ok := tb.ProbeWDL(pos); !ok || w != -2 {
+			t.Errorf("path %s: %s throws the win away (WDL after %d, %v)", path, best, w, ok)
+		}
+		if path == dir {
+			cp, mate, ok := lastScore(t, lines)
+			if !ok || scoreWDL(cp, mate) != 2 {
+				t.Errorf("won ending scored cp %d mate %d", cp, mate)
+			}
+			if !strings.Contains(lines[len(lines)-1], " tbhits ") || strings.Contains(lines[len(lines)-1], " tbhits 0 ") {
+				t.Errorf("no tbhits in %q", lines[len(lines)-1])
+			}
+		}
+		e.send("quit")
+		e.waitExit(10 * time.Second)
+		e.checkProtocol()
+	}
+}
+
+// TestSyzygyAgreesWithStockfish compares the root result of both engines
+// on tablebase positions, both with the tables.
+func TestSyzygyAgreesWithStockfish(t *testing.T) {
+	const sfPath = "/usr/games/stockfish"
+	if _, err := exec.LookPath(sfPath); err != nil {
+		t.Skip("no stockfish")
+	}
+	dir := syzygyDir(t)
+	n := 40
+	if raceEnabled || testing.Short() {
+		n = 10
+	}
+	fens, wdls := tbRows(t, n)
+	engines := []*engine{startEngine(t), startProcess(t, sfPath)}
+	for _, e := range engines {
+		e.handshake()
+		e.send("setoption name SyzygyPath value "+dir, "setoption name Hash value 16")
+		e.sync()
+	}
+	for i, fen := range fens {
+		pos := v.MustParseFEN(fen)
+		if !pos.HasLegalMove() {
+			continue
+		}
+		var got [2]int
+		for j, e := range engines {
+			e.send("ucinewgame", "position fen "+fen)
+			e.sync()
+			_, _, lines := e.search("go depth 6", 30*time.Second)
+			cp, mate, ok := lastScore(t, lines)
+			if !ok {
+				t.Fatalf("%s: no score from engine %d", fen, j)
+			}
+			got[j] = scoreWDL(cp, mate)
+		}
+		if got[0] != got[1] || got[0] != wdls[i] {
+			t.Errorf("%s: rochade %d, stockfish %d, list %d", fen, got[0], got[1], wdls[i])
+		}
+	}
+	for _, e := range engines {
+		e.send("quit")
+		e.waitExit(10 * time.Second)
+	}
+}
