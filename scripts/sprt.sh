@@ -11,7 +11,9 @@
 #     `make EXE=$WORK/rochade-<shortsha>` (CGO_ENABLED=0), or
 #   - a path to an existing engine binary (anything executable, e.g.
 #     /usr/games/stockfish or /work/tools/bin/zahak).
-# BASE is the first engine, NEW the second; the SPRT tests NEW against BASE.
+# fastchess reports the result and runs the SPRT for its first engine, so
+# NEW is passed first: every figure printed (Elo, W/D/L, LLR) is NEW's
+# against BASE.
 #
 # Settings are environment variables, or VAR=value arguments after BASE NEW
 # (both forms are equivalent; arguments win):
@@ -201,8 +203,8 @@ esac
 
 # shellcheck disable=SC2206
 CMD=("$FASTCHESS"
-    -engine "${BASE_ARGS[@]}"
     -engine "${NEW_ARGS[@]}"
+    -engine "${BASE_ARGS[@]}"
     "${VARIANT_ARGS[@]}"
     -openings file="$BOOK" format=epd order=random
     -games 2 -rounds "$ROUNDS" -repeat
