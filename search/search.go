@@ -192,7 +192,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 	}
 	ttPV := pvNode || (ttHit && tte.pv)
 	if !pvNode && ttHit && excluded == v.NoMove && tte.depth >= depth &&
-		(tte.bound == boundExact || (tte.bound == boundLower && ttScore >= beta) || (tte.bound == boundUpper && ttScore < beta)) {
+		(tte.bound == BoundExact || (tte.bound == BoundLower && ttScore >= beta) || (tte.bound == BoundUpper && ttScore < beta)) {
 		if ttMove != v.NoMove && ttScore >= beta && !isNoisy(pos, ttMove) && pos.IsPseudoLegal(ttMove) {
 			t.updateQuietStats(ply, ttMove, histBonus(depth), nil, 0)
 		}
@@ -217,11 +217,11 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		ss.staticEval = staticEval
 		eval = staticEval
 		if ttHit && ttScore != 0 && !IsMate(ttScore) &&
-			((tte.bound == boundLower && ttScore > eval) || (tte.bound == boundUpper && ttScore < eval) || tte.bound == boundExact) {
+			((tte.bound == BoundLower && ttScore > eval) || (tte.bound == BoundUpper && ttScore < eval) || tte.bound == BoundExact) {
 			eval = ttScore
 		}
 		if !ttHit && excluded == v.NoMove {
-			t.e.tt.Store(key, v.NoMove, 0, rawEval, -6, boundNone, ttPV)
+			t.e.tt.Store(key, v.NoMove, 0, rawEval, -6, BoundNone, ttPV)
 		}
 		prev2 := t.stack[ply+stackOff-2].staticEval
 		improving = ply >= 2 && prev2 != -Infinity && staticEval > prev2
@@ -269,7 +269,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 					return 0
 				}
 				if s >= pcBeta {
-					t.e.tt.Store(key, m, scoreToTT(s, ply), staticEval, depth-3, boundLower, ttPV)
+					t.e.tt.Store(key, m, scoreToTT(s, ply), staticEval, depth-3, BoundLower, ttPV)
 					return s
 				}
 			}
@@ -355,7 +355,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		// Extensions.
 		ext := 0
 		if !root && ply < 2*t.rootDepth && m == ttMove && excluded == v.NoMove && depth >= 7 &&
-			ttHit && tte.bound&boundLower != 0 && tte.depth >= depth-3 && !IsMate(ttScore) {
+			ttHit && tte.bound&BoundLower != 0 && tte.depth >= depth-3 && !IsMate(ttScore) {
 			sBeta := ttScore - 2*depth
 			ss.excluded = m
 			s := t.search(sBeta-1, sBeta, (depth-1)/2, ply, cutNode)
@@ -478,11 +478,11 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 	}
 
 	if excluded == v.NoMove && !(root && t.pvIdx > 0) {
-		bound := boundUpper
+		bound := BoundUpper
 		if bestScore >= beta {
-			bound = boundLower
+			bound = BoundLower
 		} else if pvNode && bestScore > origAlpha {
-			bound = boundExact
+			bound = BoundExact
 		}
 		raw := -Infinity
 		if !inCheck {
@@ -492,7 +492,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		// Correction history: learn how far search results stray from the
 		// static eval for this pawn structure.
 		if !inCheck && (bestMove == v.NoMove || !isNoisy(pos, bestMove)) && !IsMate(bestScore) &&
-			!(bound == boundLower && bestScore <= ss.staticEval) && !(bound == boundUpper && bestScore >= ss.staticEval) {
+			!(bound == BoundLower && bestScore <= ss.staticEval) && !(bound == BoundUpper && bestScore >= ss.staticEval) {
 			t.updateCorrection(bestScore-ss.staticEval, depth)
 		}
 	}
@@ -595,7 +595,7 @@ func (t *thread) qsearch(alpha, beta, ply int) int {
 	if ttHit {
 		ttScore = scoreFromTT(tte.score, ply, pos.Rule50())
 		ttMove = tte.move
-		if !pvNode && (tte.bound == boundExact || (tte.bound == boundLower && ttScore >= beta) || (tte.bound == boundUpper && ttScore < beta)) {
+		if !pvNode && (tte.bound == BoundExact || (tte.bound == BoundLower && ttScore >= beta) || (tte.bound == BoundUpper && ttScore < beta)) {
 			return ttScore
 		}
 	}
@@ -606,12 +606,12 @@ func (t *thread) qsearch(alpha, beta, ply int) int {
 		staticEval = t.correct(raw)
 		bestScore = staticEval
 		if ttHit && !IsMate(ttScore) &&
-			((tte.bound == boundLower && ttScore > bestScore) || (tte.bound == boundUpper && ttScore < bestScore)) {
+			((tte.bound == BoundLower && ttScore > bestScore) || (tte.bound == BoundUpper && ttScore < bestScore)) {
 			bestScore = ttScore
 		}
 		if bestScore >= beta {
 			if !ttHit {
-				t.e.tt.Store(key, v.NoMove, scoreToTT(bestScore, ply), raw, -6, boundLower, false)
+				t.e.tt.Store(key, v.NoMove, scoreToTT(bestScore, ply), raw, -6, BoundLower, false)
 			}
 			return bestScore
 		}
@@ -666,9 +666,9 @@ func (t *thread) qsearch(alpha, beta, ply int) int {
 	if inCheck && moveCount == 0 {
 		return -MateScore + ply
 	}
-	bound := boundUpper
+	bound := BoundUpper
 	if bestScore >= beta {
-		bound = boundLower
+		bound = BoundLower
 	}
 	raw := -Infinity
 	if !inCheck {

@@ -399,6 +399,30 @@ func (p *Position) IsRepetition() bool {
 	return false
 }
 
+// IsRepetitionInSearch is the repetition rule of a search whose root is
+// ply plies back: a position that already occurred after the root is a
+// draw at its first repetition (the side that could avoid it did not),
+// while one from the game before the root (or the root itself) must have
+// occurred twice before, a real threefold repetition.
+func (p *Position) IsRepetitionInSearch(ply int) bool {
+	st := p.st()
+	end := min(st.rule50, st.pliesFromNull)
+	n := len(p.states) - 1
+	count := 0
+	for i := 4; i <= end && n-i >= 0; i += 2 {
+		if p.states[n-i].key == st.key {
+			if i < ply {
+				return true
+			}
+			count++
+			if count >= 2 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // RepetitionCount returns how many times the current position occurred
 // before, within the reversible history.
 func (p *Position) RepetitionCount() int {
@@ -444,6 +468,15 @@ func (p *Position) IsDraw() bool {
 		return ml.N > 0
 	}
 	return p.IsRepetition() || p.InsufficientMaterial()
+}
+
+// IsDrawInSearch is IsDraw with the repetition rule of IsRepetitionInSearch
+// for a search whose root is ply plies back.
+func (p *Position) IsDrawInSearch(ply int) bool {
+	if p.st().rule50 >= 100 {
+		return p.IsDraw()
+	}
+	return p.IsRepetitionInSearch(ply) || p.InsufficientMaterial()
 }
 
 // Copy returns a deep copy with its own history.
