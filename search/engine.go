@@ -238,9 +238,9 @@ func (t *thread) iterate() {
 		for t.pvIdx = 0; t.pvIdx < multiPV; t.pvIdx++ {
 			t.selDepth = 0
 			prev := t.rootMoves[t.pvIdx].prevScore
-			delta := 20
+			delta := sp.aspiration
 			alpha, beta := -Infinity, Infinity
-			if depth >= 4 && prev > -Infinity {
+			if depth >= sp.aspirationAt && prev > -Infinity {
 				alpha = max(prev-delta, -Infinity)
 				beta = min(prev+delta, Infinity)
 			}

@@ -30,7 +30,9 @@ func abs(x int) int {
 	return x
 }
 
-func histBonus(depth int) int { return min(2000, 180*depth-100) }
+func histBonus(depth int) int {
+	return min(sp.histBonusMax, sp.histBonusSlope*depth-sp.histBonusBase)
+}
 
 // Picker stages.
 const (

@@ -55,7 +55,7 @@ var lmrTable [64][64]int
 func init() {
 	for d := 1; d < 64; d++ {
 		for m := 1; m < 64; m++ {
-			lmrTable[d][m] = int(0.75 + math.Log(float64(d))*math.Log(float64(m))/2.25)
+			lmrTable[d][m] = int(sp.lmrBase + math.Log(float64(d))*math.Log(float64(m))/sp.lmrDiv)
 		}
 	}
 }
@@ -196,7 +196,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		if ttMove != v.NoMove && ttScore >= beta && !isNoisy(pos, ttMove) && pos.IsPseudoLegal(ttMove) {
 			t.updateQuietStats(ply, ttMove, histBonus(depth), nil, 0)
 		}
-		if pos.Rule50() < 90 {
+		if pos.Rule50() < sp.ttCutRule50 {
 			return ttScore
 		}
 	}
@@ -221,7 +221,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 			eval = ttScore
 		}
 		if !ttHit && excluded == v.NoMove {
-			t.e.tt.Store(key, v.NoMove, 0, rawEval, -6, BoundNone, ttPV)
+			t.e.tt.Store(key, v.NoMove, 0, rawEval, sp.ttEvalDepth, BoundNone, ttPV)
 		}
 		prev2 := t.stack[ply+stackOff-2].staticEval
 		improving = ply >= 2 && prev2 != -Infinity && staticEval > prev2
@@ -229,14 +229,14 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 
 	if !pvNode && !inCheck && excluded == v.NoMove {
 		// Reverse futility pruning.
-		if depth <= 8 && eval-80*(depth-b2i(improving)) >= beta && eval < MateInMaxPly && beta > -MateInMaxPly {
+		if depth <= sp.rfpMaxDepth && eval-sp.rfpMargin*(depth-b2i(improving)) >= beta && eval < MateInMaxPly && beta > -MateInMaxPly {
 			return (eval + beta) / 2
 		}
 		// Null-move pruning, not without pieces (zugzwang guard).
 		prev := t.stack[ply+stackOff-1].move
-		if depth >= 3 && prev != v.NullMove && eval >= beta && staticEval >= beta-20*depth+160 &&
+		if depth >= sp.nmpMinDepth && prev != v.NullMove && eval >= beta && staticEval >= beta-sp.nmpEvalSlope*depth+sp.nmpEvalBase &&
 			pos.NonPawnMaterial(pos.Side()) && beta > -MateInMaxPly {
-			r := 3 + depth/3 + min((eval-beta)/200, 3)
+			r := sp.nmpBaseR + depth/sp.nmpDepthDiv + min((eval-beta)/sp.nmpEvalDiv, sp.nmpEvalMaxR)
 			t.makeNull(ply)
 			s := -t.search(-beta, -beta+1, depth-r, ply+1, !cutNode)
 			t.unmakeNull()
@@ -251,8 +251,8 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 			}
 		}
 		// ProbCut: a good capture that beats beta by a margin at reduced depth.
-		pcBeta := beta + 200 - 50*b2i(improving)
-		if depth >= 5 && !IsMate(beta) && !(ttHit && tte.depth >= depth-3 && ttScore < pcBeta) {
+		pcBeta := beta + sp.probCutMargin - sp.probCutImprove*b2i(improving)
+		if depth >= sp.probCutDepth && !IsMate(beta) && !(ttHit && tte.depth >= depth-sp.probCutTTSlack && ttScore < pcBeta) {
 			pk := &t.pickers[ply][0]
 			pk.init(t, ply, ttMove, true)
 			for m := pk.next(); m != v.NoMove; m = pk.next() {
@@ -262,14 +262,14 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 				t.makeMove(m, ply)
 				s := -t.qsearch(-pcBeta, -pcBeta+1, ply+1)
 				if s >= pcBeta {
-					s = -t.search(-pcBeta, -pcBeta+1, depth-4, ply+1, !cutNode)
+					s = -t.search(-pcBeta, -pcBeta+1, depth-sp.probCutReduce, ply+1, !cutNode)
 				}
 				t.unmakeMove()
 				if t.stopped {
 					return 0
 				}
 				if s >= pcBeta {
-					t.e.tt.Store(key, m, scoreToTT(s, ply), staticEval, depth-3, BoundLower, ttPV)
+					t.e.tt.Store(key, m, scoreToTT(s, ply), staticEval, depth-(sp.probCutReduce-1), BoundLower, ttPV)
 					return s
 				}
 			}
@@ -277,7 +277,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 	}
 
 	// Internal iterative reduction.
-	if depth >= 4 && ttMove == v.NoMove && (pvNode || cutNode) {
+	if depth >= sp.iirMinDepth && ttMove == v.NoMove && (pvNode || cutNode) {
 		depth--
 	}
 
@@ -335,28 +335,28 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		if !root && bestScore > -MateInMaxPly && pos.NonPawnMaterial(us) {
 			lmrDepth := max(depth-1-r, 0)
 			if !noisy && !givesCheck {
-				if moveCount >= (3+depth*depth)/(2-b2i(improving)) {
+				if moveCount >= (sp.lmpBase+depth*depth)/(2-b2i(improving)) {
 					continue
 				}
-				if !inCheck && lmrDepth <= 8 && staticEval+100+110*lmrDepth <= alpha {
+				if !inCheck && lmrDepth <= sp.futMaxDepth && staticEval+sp.futBase+sp.futPerDepth*lmrDepth <= alpha {
 					continue
 				}
-				if lmrDepth <= 4 && hist < -2500*depth {
+				if lmrDepth <= sp.histPruneDepth && hist < -sp.histPruneMargin*depth {
 					continue
 				}
-				if !pos.SEE(m, -25*lmrDepth*lmrDepth) {
+				if !pos.SEE(m, -sp.seeQuietMargin*lmrDepth*lmrDepth) {
 					continue
 				}
-			} else if depth <= 8 && !pos.SEE(m, -90*depth) {
+			} else if depth <= sp.seeNoisyDepth && !pos.SEE(m, -sp.seeNoisyMargin*depth) {
 				continue
 			}
 		}
 
 		// Extensions.
 		ext := 0
-		if !root && ply < 2*t.rootDepth && m == ttMove && excluded == v.NoMove && depth >= 7 &&
-			ttHit && tte.bound&BoundLower != 0 && tte.depth >= depth-3 && !IsMate(ttScore) {
-			sBeta := ttScore - 2*depth
+		if !root && ply < 2*t.rootDepth && m == ttMove && excluded == v.NoMove && depth >= sp.seMinDepth &&
+			ttHit && tte.bound&BoundLower != 0 && tte.depth >= depth-sp.seTTSlack && !IsMate(ttScore) {
+			sBeta := ttScore - sp.seBetaPerDepth*depth
 			ss.excluded = m
 			s := t.search(sBeta-1, sBeta, (depth-1)/2, ply, cutNode)
 			ss.excluded = v.NoMove
@@ -365,7 +365,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 			}
 			if s < sBeta {
 				ext = 1
-				if !pvNode && s < sBeta-20 && ss.doubleExt <= 6 {
+				if !pvNode && s < sBeta-sp.seDoubleMargin && ss.doubleExt <= sp.seMaxDoubleExts {
 					ext = 2
 				}
 			} else if sBeta >= beta {
@@ -373,7 +373,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 			} else if ttScore >= beta {
 				ext = -1
 			}
-		} else if givesCheck && depth < 12 {
+		} else if givesCheck && depth < sp.checkExtDepth {
 			ext = 1
 		}
 
@@ -387,7 +387,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 			r += b2i(!improving)
 			r -= b2i(givesCheck)
 			if !noisy {
-				r -= hist / 8000
+				r -= hist / sp.lmrHistDiv
 			} else {
 				r--
 			}
@@ -611,7 +611,7 @@ func (t *thread) qsearch(alpha, beta, ply int) int {
 		}
 		if bestScore >= beta {
 			if !ttHit {
-				t.e.tt.Store(key, v.NoMove, scoreToTT(bestScore, ply), raw, -6, BoundLower, false)
+				t.e.tt.Store(key, v.NoMove, scoreToTT(bestScore, ply), raw, sp.ttEvalDepth, BoundLower, false)
 			}
 			return bestScore
 		}
@@ -632,15 +632,15 @@ func (t *thread) qsearch(alpha, beta, ply int) int {
 			}
 			if m.Kind() == v.KindNormal {
 				gain := mvvValue[pos.PieceOn(m.To()).Type()]
-				if staticEval+gain+200 <= alpha && !pos.GivesCheck(m) {
-					bestScore = max(bestScore, staticEval+gain+200)
+				if staticEval+gain+sp.qsDeltaMargin <= alpha && !pos.GivesCheck(m) {
+					bestScore = max(bestScore, staticEval+gain+sp.qsDeltaMargin)
 					continue
 				}
 			}
-			if !pos.SEE(m, -20) {
+			if !pos.SEE(m, -sp.qsSEEMargin) {
 				continue
 			}
-		} else if bestScore > -MateInMaxPly && moveCount > 3 && !isNoisy(pos, m) {
+		} else if bestScore > -MateInMaxPly && moveCount > sp.qsEvasions && !isNoisy(pos, m) {
 			continue // enough evasions tried; we are not being mated here
 		}
 		t.makeMove(m, ply)
