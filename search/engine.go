@@ -16,11 +16,11 @@ type Engine struct {
 	opts    Options
 	tt      *TT
 	threads []*thread
-	mu      sync.Mutex // one search at a time
+	mu      sync.Mutex // held by a search, SetOptions and Clear: one at a time
 
-	stop      atomic.Bool
+	cur       atomic.Pointer[Control] // the running search's control, for Stop and PonderHit
+	ctl       *Control                // the running search's control, read by its threads
 	pondering atomic.Bool
-	ponderHit atomic.Bool
 
 	// Set up by Search, read by the main thread only.
 	limits          Limits
@@ -38,12 +38,18 @@ func NewEngine(opts Options) *Engine {
 	e := &Engine{}
 	e.tt = NewTT(max(1, opts.HashMB))
 	e.opts = opts
-	e.SetOptions(opts)
+	e.setOptions(opts)
 	return e
 }
 
-// SetOptions applies options; only call it while no search runs.
+// SetOptions applies options. It waits for a running search to end.
 func (e *Engine) SetOptions(opts Options) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.setOptions(opts)
+}
+
+func (e *Engine) setOptions(opts Options) {
 	opts.Threads = max(1, opts.Threads)
 	opts.MultiPV = max(1, opts.MultiPV)
 	opts.HashMB = max(1, opts.HashMB)
@@ -62,8 +68,11 @@ func (e *Engine) SetOptions(opts Options) {
 // Options returns the current options.
 func (e *Engine) Options() Options { return e.opts }
 
-// Clear empties the hash table and all histories (ucinewgame).
+// Clear empties the hash table and all histories (ucinewgame). It waits
+// for a running search to end.
 func (e *Engine) Clear() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	e.tt.Clear()
 	for _, t := range e.threads {
 		cont := t.hist.cont
@@ -76,26 +85,38 @@ func (e *Engine) Clear() {
 // HashFull returns the permille of the table in use.
 func (e *Engine) HashFull() int { return e.tt.HashFull() }
 
-// Stop ends the running search (it still reports its best move).
+// Stop ends the running search, if one has started (it still reports its
+// best move). To stop a search that may not have started yet, use the
+// Control given to SearchWith.
 func (e *Engine) Stop() {
-	e.stop.Store(true)
-	e.ponderHit.Store(true)
+	if c := e.cur.Load(); c != nil {
+		c.Stop()
+	}
 }
 
-// PonderHit turns a ponder search into a normal timed search.
+// PonderHit turns the running ponder search into a normal timed search.
 func (e *Engine) PonderHit() {
-	e.ponderHit.Store(true)
+	if c := e.cur.Load(); c != nil {
+		c.PonderHit()
+	}
 }
 
 // Search runs a search to the limits and returns the best move. It blocks;
 // infinite and ponder searches return only after Stop (or PonderHit and
 // then their time).
 func (e *Engine) Search(pos *v.Position, limits Limits, cb Callbacks) Result {
+	return e.SearchWith(NewControl(), pos, limits, cb)
+}
+
+// SearchWith is Search under the given control, which must be new: its
+// Stop and PonderHit reach this search even if called before it starts.
+func (e *Engine) SearchWith(ctl *Control, pos *v.Position, limits Limits, cb Callbacks) Result {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.start = time.Now()
-	e.stop.Store(false)
-	e.ponderHit.Store(false)
+	e.ctl = ctl
+	e.cur.Store(ctl)
+	defer e.cur.Store(nil)
 	e.pondering.Store(limits.Ponder)
 	e.limits = limits
 	e.cb = cb
@@ -163,7 +184,7 @@ func (e *Engine) Search(pos *v.Position, limits Limits, cb Callbacks) Result {
 	main.iterate()
 	// The main thread is done: wait in ponder/infinite mode, then stop all.
 	e.waitForStop()
-	e.stop.Store(true)
+	e.ctl.stop.Store(true)
 	wg.Wait()
 
 	best := e.pickBestThread()
@@ -188,8 +209,8 @@ func (e *Engine) Search(pos *v.Position, limits Limits, cb Callbacks) Result {
 
 // waitForStop blocks while an infinite or ponder search must not end.
 func (e *Engine) waitForStop() {
-	for !e.stop.Load() {
-		if e.limits.Infinite || (e.pondering.Load() && !e.ponderHit.Load()) {
+	for !e.ctl.stop.Load() {
+		if e.limits.Infinite || (e.pondering.Load() && !e.ctl.ponderHit.Load()) {
 			time.Sleep(time.Millisecond)
 			continue
 		}
@@ -321,19 +342,19 @@ func (t *thread) iterate() {
 // stopHelpersIfDone is called when the main thread's loop ends; helpers
 // stop unless the search must wait (infinite/ponder).
 func (e *Engine) stopHelpersIfDone() {
-	if !e.limits.Infinite && !(e.pondering.Load() && !e.ponderHit.Load()) {
-		e.stop.Store(true)
+	if !e.limits.Infinite && !(e.pondering.Load() && !e.ctl.ponderHit.Load()) {
+		e.ctl.stop.Store(true)
 	}
 }
 
 // checkTime is called by the main thread every 1024 nodes.
 func (e *Engine) checkTime(t *thread) {
 	if e.limits.Nodes > 0 && e.nodes() >= e.limits.Nodes {
-		e.stop.Store(true)
+		e.ctl.stop.Store(true)
 		return
 	}
 	if e.pondering.Load() {
-		if !e.ponderHit.Load() {
+		if !e.ctl.ponderHit.Load() {
 			return
 		}
 		// Ponder hit: the clock starts now.
@@ -341,7 +362,7 @@ func (e *Engine) checkTime(t *thread) {
 		e.start = time.Now()
 	}
 	if e.useTime && t.depth >= 1 && time.Since(e.start) > e.hardLimit {
-		e.stop.Store(true)
+		e.ctl.stop.Store(true)
 	}
 }
 

@@ -64,19 +64,17 @@ func (t *thread) checkStop() bool {
 	if t.stopped {
 		return true
 	}
-	if t.e.stop.Load() {
-		t.stopped = true
-		return true
-	}
 	if t.nodes&1023 == 0 {
 		t.pubNodes.Store(t.nodes)
 	}
 	if t.id == 0 && (t.nodes&1023 == 0 || t.e.limits.Nodes > 0) {
 		t.e.checkTime(t)
-		if t.e.stop.Load() {
-			t.stopped = true
-			return true
-		}
+	}
+	// Depth 1 always completes, so that even a search stopped at once
+	// answers with a searched move.
+	if t.depth > 0 && t.e.ctl.stop.Load() {
+		t.stopped = true
+		return true
 	}
 	return false
 }
@@ -156,7 +154,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 	pos := t.pos
 	inCheck := pos.InCheck()
 	if !root {
-		if pos.IsDraw() {
+		if pos.IsDrawInSearch(ply) {
 			return drawScore(t)
 		}
 		if ply >= MaxPly-1 {
@@ -176,10 +174,10 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 	t.stack[ply+stackOff+1].killers = [2]v.Move{}
 	t.stack[ply+stackOff+2].excluded = v.NoMove
 
+	// A singular-extension search (excluded != NoMove) reads the entry of
+	// its node, whose move is the excluded one, but never cuts off on it
+	// nor stores.
 	key := pos.Key()
-	if excluded != v.NoMove {
-		key ^= uint64(excluded) * 0x9E3779B97F4A7C15
-	}
 	tte, ttHit := t.e.tt.Probe(key)
 	ttMove := v.NoMove
 	ttScore := 0
@@ -201,28 +199,32 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		}
 	}
 
-	// Static evaluation.
+	// Static evaluation. The TT stores the raw eval; the correction is
+	// applied when it is read.
 	var staticEval, eval int
+	rawEval := -Infinity
 	improving := false
 	if inCheck {
 		staticEval = -Infinity
 		eval = -Infinity
 		ss.staticEval = -Infinity
+	} else if excluded != v.NoMove {
+		// The singular search shares its node's evaluation.
+		staticEval, eval = ss.staticEval, ss.staticEval
 	} else {
-		rawEval := t.rawEval(tte, ttHit)
+		rawEval = t.rawEval(tte, ttHit)
 		staticEval = t.correct(rawEval)
-		if excluded != v.NoMove {
-			staticEval = ss.staticEval
-		}
 		ss.staticEval = staticEval
 		eval = staticEval
 		if ttHit && ttScore != 0 && !IsMate(ttScore) &&
 			((tte.bound == BoundLower && ttScore > eval) || (tte.bound == BoundUpper && ttScore < eval) || tte.bound == BoundExact) {
 			eval = ttScore
 		}
-		if !ttHit && excluded == v.NoMove {
+		if !ttHit {
 			t.e.tt.Store(key, v.NoMove, 0, rawEval, sp.ttEvalDepth, BoundNone, ttPV)
 		}
+	}
+	if !inCheck {
 		prev2 := t.stack[ply+stackOff-2].staticEval
 		improving = ply >= 2 && prev2 != -Infinity && staticEval > prev2
 	}
@@ -269,7 +271,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 					return 0
 				}
 				if s >= pcBeta {
-					t.e.tt.Store(key, m, scoreToTT(s, ply), staticEval, depth-(sp.probCutReduce-1), BoundLower, ttPV)
+					t.e.tt.Store(key, m, scoreToTT(s, ply), rawEval, depth-(sp.probCutReduce-1), BoundLower, ttPV)
 					return s
 				}
 			}
@@ -289,6 +291,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 	moveCount := 0
 	origAlpha := alpha
 	us := pos.Side()
+	ttMoveNoisy := ttMove != v.NoMove && isNoisy(pos, ttMove)
 
 	pk := &t.pickers[ply][b2i(excluded != v.NoMove)]
 	pk.init(t, ply, ttMove, false)
@@ -391,7 +394,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 			} else {
 				r--
 			}
-			if ttMove != v.NoMove && isNoisy(pos, ttMove) {
+			if ttMoveNoisy {
 				r++
 			}
 			d := max(1, min(newDepth-r, newDepth))
@@ -484,11 +487,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		} else if pvNode && bestScore > origAlpha {
 			bound = BoundExact
 		}
-		raw := -Infinity
-		if !inCheck {
-			raw = ss.staticEval - t.correction()
-		}
-		t.e.tt.Store(key, bestMove, scoreToTT(bestScore, ply), raw, depth, bound, ttPV)
+		t.e.tt.Store(key, bestMove, scoreToTT(bestScore, ply), rawEval, depth, bound, ttPV)
 		// Correction history: learn how far search results stray from the
 		// static eval for this pawn structure.
 		if !inCheck && (bestMove == v.NoMove || !isNoisy(pos, bestMove)) && !IsMate(bestScore) &&
@@ -578,7 +577,7 @@ func (t *thread) qsearch(alpha, beta, ply int) int {
 	if pvNode && ply > t.selDepth {
 		t.selDepth = ply
 	}
-	if pos.IsDraw() {
+	if pos.IsDrawInSearch(ply) {
 		return drawScore(t)
 	}
 	inCheck := pos.InCheck()
@@ -595,14 +594,16 @@ func (t *thread) qsearch(alpha, beta, ply int) int {
 	if ttHit {
 		ttScore = scoreFromTT(tte.score, ply, pos.Rule50())
 		ttMove = tte.move
-		if !pvNode && (tte.bound == BoundExact || (tte.bound == BoundLower && ttScore >= beta) || (tte.bound == BoundUpper && ttScore < beta)) {
+		if !pvNode && pos.Rule50() < sp.ttCutRule50 &&
+			(tte.bound == BoundExact || (tte.bound == BoundLower && ttScore >= beta) || (tte.bound == BoundUpper && ttScore < beta)) {
 			return ttScore
 		}
 	}
 	bestScore := -Infinity
 	staticEval := -Infinity
+	raw := -Infinity
 	if !inCheck {
-		raw := t.rawEval(tte, ttHit)
+		raw = t.rawEval(tte, ttHit)
 		staticEval = t.correct(raw)
 		bestScore = staticEval
 		if ttHit && !IsMate(ttScore) &&
@@ -669,10 +670,6 @@ func (t *thread) qsearch(alpha, beta, ply int) int {
 	bound := BoundUpper
 	if bestScore >= beta {
 		bound = BoundLower
-	}
-	raw := -Infinity
-	if !inCheck {
-		raw = staticEval - t.correction()
 	}
 	t.e.tt.Store(key, bestMove, scoreToTT(bestScore, ply), raw, 0, bound, false)
 	return bestScore

@@ -35,8 +35,9 @@ type Session struct {
 	searcher Searcher
 	pos      *v.Position
 
-	done     chan struct{} // closed when the running search has printed bestmove; nil if none ran
-	infinite bool          // the running search only ends on stop (go infinite / go ponder)
+	done     chan struct{}   // closed when the running search has printed bestmove; nil if none ran
+	ctl      *search.Control // stops the running search (or the last one)
+	infinite bool            // the running search only ends on stop (go infinite / go ponder)
 
 	pendingOptions bool // search options changed during a search
 	pendingClear   bool // Clear Hash / ucinewgame during a search
@@ -144,31 +145,13 @@ func (s *Session) searching() bool {
 	}
 }
 
-// stop ends the running search, if any.
+// stop ends the running search, if any. The search has its own control,
+// made before its goroutine started, so the stop cannot be lost nor reach
+// another search.
 func (s *Session) stop() {
 	if s.searching() {
-		s.repeat(s.searcher.Stop)
+		s.ctl.Stop()
 	}
-}
-
-// repeat calls f now and then every few milliseconds until the running
-// search has ended. A stop or ponderhit that arrives before the search
-// goroutine has entered Search (which resets its flags) is so not lost.
-func (s *Session) repeat(f func()) {
-	f()
-	done := s.done
-	go func() {
-		t := time.NewTicker(5 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				f()
-			}
-		}
-	}()
 }
 
 // wait waits for the running search to print its bestmove; timeout 0
@@ -255,7 +238,7 @@ func (s *Session) Handle(line string) bool {
 	case "ponderhit":
 		if s.searching() {
 			s.infinite = false
-			s.repeat(s.searcher.PonderHit)
+			s.ctl.PonderHit()
 		}
 	case "quit":
 		if s.searching() {
@@ -577,6 +560,8 @@ func (s *Session) cmdGo(args []string) {
 	chess960, showWDL := s.set.chess960, s.set.showWDL
 	done := make(chan struct{})
 	s.done = done
+	ctl := search.NewControl()
+	s.ctl = ctl
 	s.infinite = lim.Infinite || lim.Ponder
 	searcher := s.searcher
 	s.logEvent("go", strings.Join(args, " "))
@@ -592,7 +577,7 @@ func (s *Session) cmdGo(args []string) {
 					c.Depth, moveString(root, c.Move, chess960), c.Number))
 			},
 		}
-		res := searcher.Search(root, lim, cb)
+		res := searcher.SearchWith(ctl, root, lim, cb)
 		line := formatBestMove(root, res, chess960)
 		s.outMu.Lock()
 		s.log.summary(res, line, time.Since(start))
