@@ -1,54 +1,13 @@
 package search
 
+// The principal-variation search: pruning, extensions, reductions and
+// the move loop of one node.
+
 import (
 	"math"
-	"sync/atomic"
 
-	"github.com/rochade/rochade/eval"
 	v "github.com/rochade/rochade/variant960"
 )
-
-const stackOff = 4 // stack entries below ply 0, for ply-1, ply-2 look-backs
-
-type stackEntry struct {
-	move       v.Move
-	piece      v.Piece
-	contIdx    int // piece*64+to of the move made at this ply
-	killers    [2]v.Move
-	staticEval int
-	excluded   v.Move
-	doubleExt  int
-}
-
-type rootMove struct {
-	move      v.Move
-	score     int
-	prevScore int
-	selDepth  int
-	pv        []v.Move
-	bound     Bound
-}
-
-// thread is one Lazy SMP searcher with its own position and histories.
-type thread struct {
-	id        int
-	e         *Engine
-	pos       *v.Position
-	ev        *eval.Evaluator
-	hist      histories
-	stack     [MaxPly + stackOff + 4]stackEntry
-	pv        [MaxPly + 1][MaxPly + 1]v.Move
-	pvLen     [MaxPly + 1]int
-	nodes     uint64        // owned by the thread
-	pubNodes  atomic.Uint64 // nodes, published for the main thread
-	selDepth  int
-	rootMoves []rootMove
-	pvIdx     int
-	depth     int // completed depth
-	rootDepth int
-	stopped   bool
-	pickers   [MaxPly + 2][2]picker
-}
 
 var lmrTable [64][64]int
 
@@ -59,84 +18,6 @@ func init() {
 		}
 	}
 }
-
-func (t *thread) checkStop() bool {
-	if t.stopped {
-		return true
-	}
-	if t.nodes&1023 == 0 {
-		t.pubNodes.Store(t.nodes)
-	}
-	if t.id == 0 && (t.nodes&1023 == 0 || t.e.limits.Nodes > 0) {
-		t.e.checkTime(t)
-	}
-	// Depth 1 always completes, so that even a search stopped at once
-	// answers with a searched move.
-	if t.depth > 0 && t.e.ctl.stop.Load() {
-		t.stopped = true
-		return true
-	}
-	return false
-}
-
-func (t *thread) evaluate() int {
-	return t.ev.Evaluate(t.pos)
-}
-
-// rawEval is the uncorrected static evaluation, from the TT when it has one.
-func (t *thread) rawEval(tte ttData, ttHit bool) int {
-	if ttHit && tte.eval > -Infinity && tte.eval < Infinity {
-		return tte.eval
-	}
-	return t.evaluate()
-}
-
-func (t *thread) updatePV(ply int, m v.Move) {
-	t.pv[ply][ply] = m
-	n := t.pvLen[ply+1]
-	copy(t.pv[ply][ply+1:n], t.pv[ply+1][ply+1:n])
-	t.pvLen[ply] = max(n, ply+1)
-}
-
-// makeMove plays m and records it on the stack.
-func (t *thread) makeMove(m v.Move, ply int) {
-	ss := &t.stack[ply+stackOff]
-	pc := t.pos.PieceOn(m.From())
-	to := m.To()
-	if m.IsCastling() {
-		to = m.CastlingKingTo()
-	}
-	ss.move = m
-	ss.piece = pc
-	ss.contIdx = int(pc)*64 + int(to)
-	t.ev.Push(t.pos, m)
-	t.pos.Make(m)
-	t.nodes++
-}
-
-// unmakeMove takes back the move made by makeMove.
-func (t *thread) unmakeMove() {
-	t.pos.Unmake()
-	t.ev.Pop()
-}
-
-func (t *thread) makeNull(ply int) {
-	ss := &t.stack[ply+stackOff]
-	ss.move = v.NullMove
-	ss.piece = v.NoPiece
-	ss.contIdx = 0
-	t.ev.PushNull()
-	t.pos.MakeNull()
-	t.nodes++
-}
-
-// unmakeNull takes back the null move made by makeNull.
-func (t *thread) unmakeNull() {
-	t.pos.UnmakeNull()
-	t.ev.Pop()
-}
-
-func drawScore(t *thread) int { return 2 - int(t.nodes&3) } // tiny jitter against draw blindness
 
 func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 	pvNode := beta-alpha > 1
@@ -359,22 +240,11 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		ext := 0
 		if !root && ply < 2*t.rootDepth && m == ttMove && excluded == v.NoMove && depth >= sp.seMinDepth &&
 			ttHit && tte.bound&BoundLower != 0 && tte.depth >= depth-sp.seTTSlack && !IsMate(ttScore) {
-			sBeta := ttScore - sp.seBetaPerDepth*depth
-			ss.excluded = m
-			s := t.search(sBeta-1, sBeta, (depth-1)/2, ply, cutNode)
-			ss.excluded = v.NoMove
-			if t.stopped {
-				return 0
-			}
-			if s < sBeta {
-				ext = 1
-				if !pvNode && s < sBeta-sp.seDoubleMargin && ss.doubleExt <= sp.seMaxDoubleExts {
-					ext = 2
-				}
-			} else if sBeta >= beta {
-				return sBeta // multi-cut
-			} else if ttScore >= beta {
-				ext = -1
+			var cut bool
+			var cutScore int
+			ext, cut, cutScore = t.singularExtension(m, ttScore, beta, depth, ply, pvNode, cutNode)
+			if cut {
+				return cutScore
 			}
 		} else if givesCheck && depth < sp.checkExtDepth {
 			ext = 1
@@ -414,24 +284,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		}
 
 		if root {
-			rm := &t.rootMoves[t.pvIdx+rootIdx-1]
-			if moveCount == 1 || s > alpha {
-				rm.score = s
-				rm.selDepth = t.selDepth
-				rm.pv = append(rm.pv[:0], m)
-				rm.pv = append(rm.pv, t.pv[1][1:t.pvLen[1]]...)
-				rm.bound = BoundExact
-				if s >= beta {
-					rm.bound = BoundLower
-				} else if s <= alpha {
-					rm.bound = BoundUpper
-				}
-				if moveCount > 1 && t.id == 0 {
-					t.e.bestMoveChanges++
-				}
-			} else {
-				rm.score = -Infinity
-			}
+			t.updateRootMove(&t.rootMoves[t.pvIdx+rootIdx-1], s, alpha, beta, moveCount)
 		}
 
 		if s > bestScore {
@@ -498,179 +351,55 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 	return bestScore
 }
 
-const (
-	corrSize  = 1 << 14
-	corrGrain = 256
-	corrMax   = 96 * corrGrain
-)
-
-// correction returns the learned static-eval correction for the pawn
-// structure and side to move.
-func (t *thread) correction() int {
-	return int(t.hist.corr[t.pos.Side()][t.pos.PawnKey()&(corrSize-1)]) / corrGrain
-}
-
-// correct applies the correction to a raw evaluation.
-func (t *thread) correct(raw int) int {
-	return max(-MateInMaxPly+1, min(MateInMaxPly-1, raw+t.correction()))
-}
-
-func (t *thread) updateCorrection(diff, depth int) {
-	e := &t.hist.corr[t.pos.Side()][t.pos.PawnKey()&(corrSize-1)]
-	w := int32(min(depth+1, 16))
-	nv := (int32(*e)*(corrGrain-w) + int32(diff*corrGrain)*w) / corrGrain
-	*e = max(-corrMax, min(corrMax, nv))
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-func (t *thread) updateCaptureHist(m v.Move, bonus int) {
-	pos := t.pos
-	cap := v.Pawn
-	if m.Kind() != v.KindEnPassant {
-		cap = pos.PieceOn(m.To()).Type()
-	}
-	gravity(&t.hist.capture[pos.PieceOn(m.From())][m.To()][cap], bonus)
-}
-
-func (t *thread) updateQuietStats(ply int, best v.Move, bonus int, quiets []v.Move, depth int) {
+// singularExtension searches the node without the TT move m, at half
+// depth and below a beta a little under the TT score. If nothing else
+// comes close, m is singular and is extended (by two plies when by far);
+// if even the rest beats beta, the node fails high at once (multi-cut,
+// cut is true and score is the node's result); if the TT score alone beats
+// beta, m is extended negatively (searched a ply shallower).
+func (t *thread) singularExtension(m v.Move, ttScore, beta, depth, ply int, pvNode, cutNode bool) (ext int, cut bool, score int) {
 	ss := &t.stack[ply+stackOff]
-	if ss.killers[0] != best {
-		ss.killers[1] = ss.killers[0]
-		ss.killers[0] = best
+	sBeta := ttScore - sp.seBetaPerDepth*depth
+	ss.excluded = m
+	s := t.search(sBeta-1, sBeta, (depth-1)/2, ply, cutNode)
+	ss.excluded = v.NoMove
+	if t.stopped {
+		return 0, true, 0
 	}
-	prev := &t.stack[ply+stackOff-1]
-	if prev.move != v.NoMove && prev.move != v.NullMove {
-		t.hist.counter[prev.piece][prev.move.To()] = best
+	switch {
+	case s < sBeta:
+		if !pvNode && s < sBeta-sp.seDoubleMargin && ss.doubleExt <= sp.seMaxDoubleExts {
+			return 2, false, 0
+		}
+		return 1, false, 0
+	case sBeta >= beta:
+		return 0, true, sBeta // multi-cut
+	case ttScore >= beta:
+		return -1, false, 0
 	}
-	t.updateQuietHist(ply, best, bonus)
-	for _, m := range quiets {
-		t.updateQuietHist(ply, m, -bonus)
-	}
+	return 0, false, 0
 }
 
-func (t *thread) updateQuietHist(ply int, m v.Move, bonus int) {
-	pos := t.pos
-	pc := pos.PieceOn(m.From())
-	to := m.To()
-	if m.IsCastling() {
-		to = m.CastlingKingTo()
+// updateRootMove records the result s of a root move searched in the
+// window (alpha, beta): its score, bound and PV when it is the first move
+// or raises alpha, otherwise -Infinity (below the best, unknown by how
+// much).
+func (t *thread) updateRootMove(rm *rootMove, s, alpha, beta, moveCount int) {
+	if moveCount > 1 && s <= alpha {
+		rm.score = -Infinity
+		return
 	}
-	idx := int(pc)*64 + int(to)
-	gravity(&t.hist.butterfly[pos.Side()][int(m.From())*64+int(m.To())], bonus)
-	gravity(&t.hist.cont[t.stack[ply+stackOff-1].contIdx][idx], bonus)
-	gravity(&t.hist.cont[t.stack[ply+stackOff-2].contIdx][idx], bonus)
-}
-
-func (t *thread) qsearch(alpha, beta, ply int) int {
-	pvNode := beta-alpha > 1
-	t.pvLen[ply] = ply
-	if t.checkStop() {
-		return 0
+	rm.score = s
+	rm.selDepth = t.selDepth
+	rm.pv = append(rm.pv[:0], rm.move)
+	rm.pv = append(rm.pv, t.pv[1][1:t.pvLen[1]]...)
+	rm.bound = BoundExact
+	if s >= beta {
+		rm.bound = BoundLower
+	} else if s <= alpha {
+		rm.bound = BoundUpper
 	}
-	pos := t.pos
-	if pvNode && ply > t.selDepth {
-		t.selDepth = ply
+	if moveCount > 1 && t.id == 0 {
+		t.e.bestMoveChanges++
 	}
-	if pos.IsDrawInSearch(ply) {
-		return drawScore(t)
-	}
-	inCheck := pos.InCheck()
-	if ply >= MaxPly-1 {
-		if inCheck {
-			return 0
-		}
-		return t.evaluate()
-	}
-	key := pos.Key()
-	tte, ttHit := t.e.tt.Probe(key)
-	ttScore := 0
-	ttMove := v.NoMove
-	if ttHit {
-		ttScore = scoreFromTT(tte.score, ply, pos.Rule50())
-		ttMove = tte.move
-		if !pvNode && pos.Rule50() < sp.ttCutRule50 &&
-			(tte.bound == BoundExact || (tte.bound == BoundLower && ttScore >= beta) || (tte.bound == BoundUpper && ttScore < beta)) {
-			return ttScore
-		}
-	}
-	bestScore := -Infinity
-	staticEval := -Infinity
-	raw := -Infinity
-	if !inCheck {
-		raw = t.rawEval(tte, ttHit)
-		staticEval = t.correct(raw)
-		bestScore = staticEval
-		if ttHit && !IsMate(ttScore) &&
-			((tte.bound == BoundLower && ttScore > bestScore) || (tte.bound == BoundUpper && ttScore < bestScore)) {
-			bestScore = ttScore
-		}
-		if bestScore >= beta {
-			if !ttHit {
-				t.e.tt.Store(key, v.NoMove, scoreToTT(bestScore, ply), raw, sp.ttEvalDepth, BoundLower, false)
-			}
-			return bestScore
-		}
-		alpha = max(alpha, bestScore)
-	}
-	pk := &t.pickers[ply][0]
-	pk.init(t, ply, ttMove, true)
-	bestMove := v.NoMove
-	moveCount := 0
-	for m := pk.next(); m != v.NoMove; m = pk.next() {
-		if !pos.IsLegal(m) {
-			continue
-		}
-		moveCount++
-		if !inCheck {
-			if m.Kind() == v.KindPromotion && m.Promotion() != v.Queen {
-				continue
-			}
-			if m.Kind() == v.KindNormal {
-				gain := mvvValue[pos.PieceOn(m.To()).Type()]
-				if staticEval+gain+sp.qsDeltaMargin <= alpha && !pos.GivesCheck(m) {
-					bestScore = max(bestScore, staticEval+gain+sp.qsDeltaMargin)
-					continue
-				}
-			}
-			if !pos.SEE(m, -sp.qsSEEMargin) {
-				continue
-			}
-		} else if bestScore > -MateInMaxPly && moveCount > sp.qsEvasions && !isNoisy(pos, m) {
-			continue // enough evasions tried; we are not being mated here
-		}
-		t.makeMove(m, ply)
-		s := -t.qsearch(-beta, -alpha, ply+1)
-		t.unmakeMove()
-		if t.stopped {
-			return 0
-		}
-		if s > bestScore {
-			bestScore = s
-			if s > alpha {
-				bestMove = m
-				if pvNode {
-					t.updatePV(ply, m)
-				}
-				if s >= beta {
-					break
-				}
-				alpha = s
-			}
-		}
-	}
-	if inCheck && moveCount == 0 {
-		return -MateScore + ply
-	}
-	bound := BoundUpper
-	if bestScore >= beta {
-		bound = BoundLower
-	}
-	t.e.tt.Store(key, bestMove, scoreToTT(bestScore, ply), raw, 0, bound, false)
-	return bestScore
 }

@@ -1,38 +1,10 @@
 package search
 
+// The staged move picker.
+
 import (
 	v "github.com/rochade/rochade/variant960"
 )
-
-// History tables, per thread.
-const histMax = 16384
-
-// contHist is indexed [prevPiece][prevTo][piece][to].
-type contHistTable [16 * 64][16 * 64]int16
-
-type histories struct {
-	butterfly [2][64 * 64]int16
-	capture   [16][64][8]int16 // [piece][to][captured type]
-	cont      *contHistTable
-	counter   [16][64]v.Move     // countermove by [prev piece][prev to]
-	corr      [2][corrSize]int32 // static-eval correction by pawn structure
-}
-
-func gravity(h *int16, bonus int) {
-	b := max(-histMax, min(histMax, bonus))
-	*h += int16(b - int(*h)*abs(b)/histMax)
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
-
-func histBonus(depth int) int {
-	return min(sp.histBonusMax, sp.histBonusSlope*depth-sp.histBonusBase)
-}
 
 // Picker stages.
 const (
