@@ -34,6 +34,7 @@ type Engine struct {
 
 // NewEngine makes an engine with the given options.
 func NewEngine(opts Options) *Engine {
+	eval.Prepare() // endgame tables: built once per process, not during a search
 	e := &Engine{}
 	e.tt = NewTT(max(1, opts.HashMB))
 	e.opts = opts
