@@ -49,11 +49,16 @@ type picker struct {
 	nBad    int
 	curBad  int
 	ml      v.MoveList
+	// skipQuiets, set by the search once late-move pruning fires, leaves
+	// only the quiet checks (which that pruning spares) to be tried: the
+	// other quiets are neither scored nor returned.
+	skipQuiets bool
 }
 
 func (pk *picker) init(t *thread, ply int, ttMove v.Move, qsearch bool) {
 	pk.t, pk.pos, pk.ply = t, t.pos, ply
 	pk.n, pk.cur, pk.nBad, pk.curBad = 0, 0, 0, 0
+	pk.skipQuiets = false
 	pk.ttMove = v.NoMove
 	if ttMove != v.NoMove && pk.pos.IsPseudoLegal(ttMove) {
 		pk.ttMove = ttMove
@@ -137,20 +142,6 @@ func (pk *picker) fill(skip1, skip2, skip3, skip4 v.Move) {
 	}
 }
 
-// sortAll sorts the list by score, best first (insertion sort: the lists
-// are short and often nearly ordered).
-func (pk *picker) sortAll() {
-	for i := 1; i < pk.n; i++ {
-		x := pk.list[i]
-		j := i - 1
-		for j >= 0 && pk.list[j].score < x.score {
-			pk.list[j+1] = pk.list[j]
-			j--
-		}
-		pk.list[j+1] = x
-	}
-}
-
 // best selects the highest-scored remaining move.
 func (pk *picker) best() v.Move {
 	b := pk.cur
@@ -217,12 +208,25 @@ func (pk *picker) next() v.Move {
 			pk.ml.N = 0
 			p.Generate(&pk.ml, v.GenQuiet, false)
 			pk.fill(pk.ttMove, pk.killers[0], pk.killers[1], pk.counter)
-			pk.scoreQuiet()
-			pk.sortAll()
+			if !pk.skipQuiets {
+				pk.scoreQuiet()
+			}
 		case stQuiet:
+			if pk.skipQuiets {
+				// Only the checks are left, in generation order.
+				for pk.cur < pk.n {
+					m := pk.list[pk.cur].m
+					pk.cur++
+					if p.GivesCheck(m) {
+						return m
+					}
+				}
+				pk.stage++
+				continue
+			}
+			// Selection, not a sort: most nodes use only a few quiets.
 			if pk.cur < pk.n {
-				pk.cur++
-				return pk.list[pk.cur-1].m
+				return pk.best()
 			}
 			pk.stage++
 		case stBadNoisy:

@@ -220,6 +220,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 			lmrDepth := max(depth-1-r, 0)
 			if !noisy && !givesCheck {
 				if moveCount >= (sp.lmpBase+depth*depth)/(2-b2i(improving)) {
+					pk.skipQuiets = true // late-move pruning: quiet checks only from now on
 					continue
 				}
 				if !inCheck && lmrDepth <= sp.futMaxDepth && staticEval+sp.futBase+sp.futPerDepth*lmrDepth <= alpha {
