@@ -30,6 +30,7 @@ func (t *thread) iterate() {
 	}
 	var lastBest v.Move
 	stableIters := 0
+	lastScore, mateIters := -Infinity, 0
 	for depth := 1; depth <= maxDepth; depth++ {
 		// Helper threads skip some depths for diversity.
 		if t.id > 0 && depth > 1 && (depth+t.id)%3 == 0 {
@@ -105,6 +106,23 @@ func (t *thread) iterate() {
 		}
 		lastBest = best.move
 		if e.softTimeUp(len(t.rootMoves), stableIters) {
+			break
+		}
+		// With a clock and one legal move, depth 1 (for a score and a
+		// ponder move) is enough.
+		if e.useTime && len(t.rootMoves) == 1 {
+			break
+		}
+		// A mate score that held for some iterations, searched well beyond
+		// its length, will not change: deeper iterations would only repeat
+		// it up to MaxPly. A given depth limit is still honoured.
+		if IsMate(best.score) && best.score == lastScore {
+			mateIters++
+		} else {
+			mateIters = 0
+		}
+		lastScore = best.score
+		if e.limits.Depth == 0 && mateIters >= sp.mateStableIters && depth >= MateScore-abs(best.score)+sp.mateExtraDepth {
 			break
 		}
 	}

@@ -10,6 +10,12 @@ type params struct {
 	aspiration   int // first half-width of the aspiration window around the previous score
 	aspirationAt int // aspiration windows from this depth on (shallower scores are too unstable)
 
+	// Iterative deepening stops (without a depth limit) once a mate score
+	// is the same for mateStableIters iterations after the first and the
+	// depth exceeds the mate's length in plies by mateExtraDepth.
+	mateStableIters int
+	mateExtraDepth  int
+
 	// Reverse futility pruning: the static eval beats beta by a margin per ply.
 	rfpMaxDepth int // only near the leaves, where the eval is a fair guess of the search result
 	rfpMargin   int // per ply of depth (one ply less when improving)
@@ -70,6 +76,9 @@ var sp = params{
 	ttEvalDepth:  -6,
 	aspiration:   20,
 	aspirationAt: 4,
+
+	mateStableIters: 2,
+	mateExtraDepth:  4,
 
 	rfpMaxDepth: 8,
 	rfpMargin:   80,

@@ -47,36 +47,56 @@ func (e *Engine) checkTime(t *thread) {
 
 // setTimeLimits derives the soft and hard limits from the clock.
 func (e *Engine) setTimeLimits(pos *v.Position) {
-	l := e.limits
-	overhead := e.opts.MoveOverhead
-	e.useTime = false
+	e.softLimit, e.hardLimit, e.useTime = allocateTime(e.limits, pos.Side(), e.opts.MoveOverhead)
+}
+
+// Time-allocation constants.
+const (
+	tmHorizon     = 40 // moves the clock is shared over without movestogo
+	tmAffordMoves = 10 // the hard limit is bounded over this many next moves ...
+	tmAffordShare = 2  // ... to this many of their equal shares of the clock
+	tmHardFactor  = 5  // the hard limit is at most this many soft limits
+)
+
+// allocateTime returns the soft limit (start no new iteration after it),
+// the hard limit (stop the search) and whether the clock limits the
+// search at all. The soft limit is an equal share of the clock and the
+// increments over the moves to go (movestogo, or tmHorizon). The hard
+// limit is tmHardFactor soft limits, but never more than tmAffordShare
+// equal shares of what the clock and increments give over the next
+// tmAffordMoves moves: with a low clock and a large increment, one long
+// think would otherwise leave too little for the moves after it. It never
+// exceeds 3/4 of the clock (all of it, less the overhead, on the last move
+// before a time control).
+func allocateTime(l Limits, side v.Color, overhead time.Duration) (soft, hard time.Duration, use bool) {
 	if l.MoveTime > 0 {
-		e.useTime = true
 		t := max(l.MoveTime-overhead, time.Millisecond)
-		e.softLimit, e.hardLimit = t, t
-		return
+		return t, t, true
 	}
 	if !l.TimeGiven || l.Infinite {
-		return
+		return 0, 0, false
 	}
-	e.useTime = true
 	tm, inc := l.WTime, l.WInc
-	if pos.Side() == v.Black {
+	if side == v.Black {
 		tm, inc = l.BTime, l.BInc
 	}
-	mtg := 40
+	mtg := tmHorizon
 	if l.MovesToGo > 0 {
-		mtg = min(l.MovesToGo, 40)
+		mtg = min(l.MovesToGo, tmHorizon)
 	}
 	// Keep back the overhead for every move still to be played.
-	avail := tm + inc*time.Duration(mtg-1) - overhead*time.Duration(min(mtg, 10))
-	avail = max(avail, time.Millisecond)
-	opt := avail / time.Duration(mtg)
+	share := func(n int) time.Duration {
+		avail := tm + inc*time.Duration(n-1) - overhead*time.Duration(min(n, 10))
+		return max(avail, time.Millisecond) / time.Duration(n)
+	}
+	opt := share(mtg)
+	afford := share(min(mtg, tmAffordMoves)) * tmAffordShare
 	maxT := tm*3/4 - overhead
 	if l.MovesToGo == 1 {
 		maxT = tm - 2*overhead
 	}
 	maxT = max(maxT, time.Millisecond)
-	e.softLimit = min(opt, maxT)
-	e.hardLimit = min(opt*5, maxT)
+	soft = min(opt, maxT)
+	hard = max(soft, min(opt*tmHardFactor, afford, maxT))
+	return soft, hard, true
 }
