@@ -54,3 +54,19 @@ func mustMove(t *testing.T, p *v.Position, s string) v.Move {
 	}
 	return m
 }
+
+// A repetition inside the tree is a draw at once: down a rook and more,
+// White saves itself by perpetual check (Qe8+ Kh7 Qh5+ Kg8 ...), also
+// when the root itself occurred once before.
+func TestPerpetualCheckInTree(t *testing.T) {
+	const fen = "6k1/6p1/8/7Q/8/7K/1r6/q7 w - - 0 1"
+	for _, moves := range []string{"", "h5e8 g8h7 e8h5 h7g8"} {
+		p := v.MustParseFEN(fen)
+		playMoves(t, p, moves)
+		e := NewEngine(DefaultOptions())
+		res := e.Search(p, Limits{Depth: 10}, Callbacks{})
+		if res.Score < -10 || res.Score > 10 || res.Best.String() != "h5e8" {
+			t.Errorf("after %q: score %d best %s, want the perpetual h5e8 with a draw score", moves, res.Score, res.Best)
+		}
+	}
+}
