@@ -98,3 +98,18 @@ func (t *thread) updateQuietHist(ply int, m v.Move, bonus int) {
 	gravity(&t.hist.cont[t.stack[ply+stackOff-1].contIdx][idx], bonus)
 	gravity(&t.hist.cont[t.stack[ply+stackOff-2].contIdx][idx], bonus)
 }
+
+// updateHistories rewards the move that raised alpha and punishes the
+// moves tried before it: quiets in the quiet histories (with killers and
+// countermove), captures in the capture history.
+func (t *thread) updateHistories(ply, depth int, best v.Move, quiets, noisies []v.Move) {
+	bonus := histBonus(depth)
+	if !isNoisy(t.pos, best) {
+		t.updateQuietStats(ply, best, bonus, quiets, depth)
+	} else {
+		t.updateCaptureHist(best, bonus)
+	}
+	for _, m := range noisies {
+		t.updateCaptureHist(m, -bonus)
+	}
+}

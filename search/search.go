@@ -136,25 +136,8 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		// ProbCut: a good capture that beats beta by a margin at reduced depth.
 		pcBeta := beta + sp.probCutMargin - sp.probCutImprove*b2i(improving)
 		if depth >= sp.probCutDepth && !IsMate(beta) && !(ttHit && tte.depth >= depth-sp.probCutTTSlack && ttScore < pcBeta) {
-			pk := &t.pickers[ply][0]
-			pk.init(t, ply, ttMove, true)
-			for m := pk.next(); m != v.NoMove; m = pk.next() {
-				if !pos.SEE(m, pcBeta-staticEval) || !pos.IsLegal(m) {
-					continue
-				}
-				t.makeMove(m, ply)
-				s := -t.qsearch(-pcBeta, -pcBeta+1, ply+1)
-				if s >= pcBeta {
-					s = -t.search(-pcBeta, -pcBeta+1, depth-sp.probCutReduce, ply+1, !cutNode)
-				}
-				t.unmakeMove()
-				if t.stopped {
-					return 0
-				}
-				if s >= pcBeta {
-					t.e.tt.Store(key, m, scoreToTT(s, ply), rawEval, depth-(sp.probCutReduce-1), BoundLower, ttPV)
-					return s
-				}
+			if s, cut := t.probCut(pcBeta, staticEval, rawEval, depth, ply, ttMove, cutNode, ttPV); cut {
+				return s
 			}
 		}
 	}
@@ -323,15 +306,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 	}
 
 	if bestMove != v.NoMove {
-		bonus := histBonus(depth)
-		if !isNoisy(pos, bestMove) {
-			t.updateQuietStats(ply, bestMove, bonus, quiets[:nQuiets], depth)
-		} else {
-			t.updateCaptureHist(bestMove, bonus)
-		}
-		for _, m := range noisies[:nNoisies] {
-			t.updateCaptureHist(m, -bonus)
-		}
+		t.updateHistories(ply, depth, bestMove, quiets[:nQuiets], noisies[:nNoisies])
 	}
 
 	if excluded == v.NoMove && !(root && t.pvIdx > 0) {
@@ -350,6 +325,35 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		}
 	}
 	return bestScore
+}
+
+// probCut looks for a good capture that beats pcBeta, a margin above
+// beta, in a reduced search (first verified by a quiescence search). If
+// one does, the node is cut (cut is true, score its result; score 0 when
+// the search was stopped).
+func (t *thread) probCut(pcBeta, staticEval, rawEval, depth, ply int, ttMove v.Move, cutNode, ttPV bool) (score int, cut bool) {
+	pos := t.pos
+	pk := &t.pickers[ply][0]
+	pk.init(t, ply, ttMove, true)
+	for m := pk.next(); m != v.NoMove; m = pk.next() {
+		if !pos.SEE(m, pcBeta-staticEval) || !pos.IsLegal(m) {
+			continue
+		}
+		t.makeMove(m, ply)
+		s := -t.qsearch(-pcBeta, -pcBeta+1, ply+1)
+		if s >= pcBeta {
+			s = -t.search(-pcBeta, -pcBeta+1, depth-sp.probCutReduce, ply+1, !cutNode)
+		}
+		t.unmakeMove()
+		if t.stopped {
+			return 0, true
+		}
+		if s >= pcBeta {
+			t.e.tt.Store(pos.Key(), m, scoreToTT(s, ply), rawEval, depth-(sp.probCutReduce-1), BoundLower, ttPV)
+			return s, true
+		}
+	}
+	return 0, false
 }
 
 // singularExtension searches the node without the TT move m, at half
