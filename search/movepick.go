@@ -156,6 +156,23 @@ func (pk *picker) best() v.Move {
 	return m
 }
 
+// bestStable selects the highest-scored remaining move and keeps the
+// others in order, so equal scores go in generation order (as a stable
+// sort would have them).
+func (pk *picker) bestStable() v.Move {
+	b := pk.cur
+	for i := pk.cur + 1; i < pk.n; i++ {
+		if pk.list[i].score > pk.list[b].score {
+			b = i
+		}
+	}
+	x := pk.list[b]
+	copy(pk.list[pk.cur+1:b+1], pk.list[pk.cur:b])
+	pk.list[pk.cur] = x
+	pk.cur++
+	return x.m
+}
+
 func (pk *picker) quietOK(m v.Move) bool {
 	return m != v.NoMove && m != pk.ttMove && !isNoisy(pk.pos, m) && pk.pos.IsPseudoLegal(m)
 }
@@ -226,7 +243,7 @@ func (pk *picker) next() v.Move {
 			}
 			// Selection, not a sort: most nodes use only a few quiets.
 			if pk.cur < pk.n {
-				return pk.best()
+				return pk.bestStable()
 			}
 			pk.stage++
 		case stBadNoisy:
