@@ -8,8 +8,8 @@ import (
 
 // KPK bitbase: for White king, Black king, White pawn on files a-d and
 // ranks 2-7, and the side to move, whether White wins. It is built by
-// retrograde iteration (about 0.1 s), started in the background at
-// start-up; a probe waits for it if it is not finished.
+// retrograde iteration (about 0.1 s) behind a sync.Once: by Prepare (the
+// search engine calls it when it is made) or else by the first probe.
 
 const kpkSize = 24 * 64 * 64 * 2
 
@@ -25,9 +25,10 @@ const (
 	kpkWinRes
 )
 
-// The bitbase is built in the background at start-up so that the first
-// probe in a search rarely has to wait for it.
-func init() { go kpkOnce.Do(kpkInit) }
+// Prepare builds the endgame tables now rather than at the first probe,
+// so that no search pays for them. It is safe to call more than once and
+// from several goroutines.
+func Prepare() { kpkOnce.Do(kpkInit) }
 
 // kpkIndex: stm 0 = White (the pawn's side) to move.
 func kpkIndex(stm int, wk, bk, ps v.Square) int {

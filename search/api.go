@@ -35,14 +35,17 @@ type Limits struct {
 	SearchMoves  []v.Move // restrict the root to these moves
 }
 
-// Bound tells whether a reported score is exact or a bound.
-type Bound int
+// Bound tells whether a score is exact or a bound. The transposition
+// table stores the same values (two bits; BoundNone marks an entry that
+// carries only a static evaluation).
+type Bound uint8
 
-// Bounds.
+// Bounds: BoundUpper and BoundLower are bits, BoundExact is both.
 const (
-	BoundExact Bound = iota
-	BoundLower
-	BoundUpper
+	BoundNone  Bound = 0
+	BoundUpper Bound = 1
+	BoundLower Bound = 2
+	BoundExact Bound = BoundUpper | BoundLower
 )
 
 // Info is one line of search progress.

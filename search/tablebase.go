@@ -113,7 +113,7 @@ func (e *Engine) tbScore(m v.Move, score int) int {
 
 // probeTB asks the WDL tables about the position at an inner node. It
 // returns the score and its bound.
-func (t *thread) probeTB(depth, ply int) (int, int, bool) {
+func (t *thread) probeTB(depth, ply int) (int, Bound, bool) {
 	e := t.e
 	pos := t.pos
 	n := pos.Occupied().Count()
@@ -132,11 +132,11 @@ func (t *thread) probeTB(depth, ply int) (int, int, bool) {
 	}
 	switch {
 	case wdl < -draw:
-		return -TBWin + ply, boundUpper, true
+		return -TBWin + ply, BoundUpper, true
 	case wdl > draw:
-		return TBWin - ply, boundLower, true
+		return TBWin - ply, BoundLower, true
 	}
-	return 2 * wdl * draw, boundExact, true
+	return 2 * wdl * draw, BoundExact, true
 }
 
 // tbHits sums the table hits of all threads.

@@ -8,14 +8,6 @@ import (
 	v "github.com/rochade/rochade/variant960"
 )
 
-// Transposition-table bounds.
-const (
-	boundNone  = 0
-	boundUpper = 1
-	boundLower = 2
-	boundExact = 3
-)
-
 // ttEntry is one slot. The key word holds key^data, so that a torn write
 // from another thread reads back as a miss (lock-free, Hyatt's scheme),
 // and both words are atomic, so the race detector stays quiet.
@@ -33,7 +25,7 @@ type ttData struct {
 	score int
 	eval  int
 	depth int
-	bound int
+	bound Bound
 	pv    bool
 }
 
@@ -45,7 +37,7 @@ const (
 	genMask     = 31
 )
 
-func pack(m v.Move, score, eval, depth, bound int, pv bool, gen uint8) uint64 {
+func pack(m v.Move, score, eval, depth int, bound Bound, pv bool, gen uint8) uint64 {
 	d := uint64(uint16(m)) | uint64(uint16(int16(score)))<<16 | uint64(uint16(int16(eval)))<<32 |
 		uint64(uint8(depth+depthOffset))<<48 | uint64(bound)<<57 | uint64(gen)<<genShift
 	if pv {
@@ -61,7 +53,7 @@ func unpack(d uint64) ttData {
 		eval:  int(int16(d >> 32)),
 		depth: int(uint8(d>>48)) - depthOffset,
 		pv:    d>>56&1 != 0,
-		bound: int(d >> 57 & 3),
+		bound: Bound(d >> 57 & 3),
 	}
 }
 
@@ -117,7 +109,7 @@ func (t *TT) bucket(key uint64) *ttBucket {
 	return &t.buckets[hi]
 }
 
-// Probe looks up a key. An entry with boundNone carries only a static
+// Probe looks up a key. An entry with BoundNone carries only a static
 // evaluation.
 func (t *TT) Probe(key uint64) (ttData, bool) {
 	b := t.bucket(key)
@@ -131,7 +123,7 @@ func (t *TT) Probe(key uint64) (ttData, bool) {
 }
 
 // Store writes an entry, choosing the slot by depth and age.
-func (t *TT) Store(key uint64, m v.Move, score, eval, depth, bound int, pv bool) {
+func (t *TT) Store(key uint64, m v.Move, score, eval, depth int, bound Bound, pv bool) {
 	b := t.bucket(key)
 	gen := t.gen
 	replace := 0
@@ -146,7 +138,7 @@ func (t *TT) Store(key uint64, m v.Move, score, eval, depth, bound int, pv bool)
 					m = old.move
 				}
 				// Keep a deeper entry of the same search unless exact.
-				if bound != boundExact && depth+4 < old.depth && uint8(d>>genShift) == gen {
+				if bound != BoundExact && depth+4 < old.depth && uint8(d>>genShift) == gen {
 					return
 				}
 			}

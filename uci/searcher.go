@@ -10,9 +10,9 @@ import (
 type Searcher interface {
 	SetOptions(search.Options)
 	Clear()
-	Search(pos *v.Position, limits search.Limits, cb search.Callbacks) search.Result
-	Stop()
-	PonderHit()
+	// SearchWith runs one search; stop and ponderhit reach it through ctl,
+	// which the session makes before the search goroutine starts.
+	SearchWith(ctl *search.Control, pos *v.Position, limits search.Limits, cb search.Callbacks) search.Result
 	HashFull() int
 }
 

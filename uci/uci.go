@@ -37,9 +37,10 @@ type Session struct {
 	searcher Searcher
 	pos      *v.Position
 
-	done     chan struct{} // closed when the running search has printed bestmove; nil if none ran
-	infinite bool          // the running search only ends on stop (go infinite / go ponder)
-	perfting bool          // the running "search" is a go perft
+	done     chan struct{}   // closed when the running search has printed bestmove; nil if none ran
+	ctl      *search.Control // stops the running search (or the last one)
+	infinite bool            // the running search only ends on stop (go infinite / go ponder)
+	perfting bool            // the running "search" is a go perft
 
 	perftStop      atomic.Bool // ends a running go perft
 	clock          clockWatch  // measures the lag the GUI charges us
@@ -193,32 +194,16 @@ func (s *Session) searching() bool {
 	}
 }
 
-// stop ends the running search or perft, if any.
+// stop ends the running search or perft, if any. A search has its own
+// control, made before its goroutine started, so the stop cannot be lost
+// nor reach another search.
 func (s *Session) stop() {
 	if s.searching() {
 		s.perftStop.Store(true)
-		s.repeat(s.searcher.Stop)
-	}
-}
-
-// repeat calls f now and then every few milliseconds until the running
-// search has ended. A stop or ponderhit that arrives before the search
-// goroutine has entered Search (which resets its flags) is so not lost.
-func (s *Session) repeat(f func()) {
-	f()
-	done := s.done
-	go func() {
-		t := time.NewTicker(5 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				f()
-			}
+		if s.ctl != nil {
+			s.ctl.Stop()
 		}
-	}()
+	}
 }
 
 // wait waits for the running search to print its bestmove; timeout 0
@@ -305,7 +290,7 @@ func (s *Session) Handle(line string) bool {
 	case "ponderhit":
 		if s.searching() {
 			s.infinite = false
-			s.repeat(s.searcher.PonderHit)
+			s.ctl.PonderHit()
 		}
 	case "quit":
 		if s.searching() {
@@ -670,6 +655,8 @@ func (s *Session) cmdGo(args []string) {
 	done := make(chan struct{})
 	elapsed := s.clock.startMove(s.pos, lim)
 	s.done = done
+	ctl := search.NewControl()
+	s.ctl = ctl
 	s.infinite = lim.Infinite || lim.Ponder
 	s.perfting = false
 	searcher := s.searcher
@@ -686,7 +673,7 @@ func (s *Session) cmdGo(args []string) {
 					c.Depth, moveString(root, c.Move, chess960), c.Number))
 			},
 		}
-		res := searcher.Search(root, lim, cb)
+		res := searcher.SearchWith(ctl, root, lim, cb)
 		line := formatBestMove(root, res, chess960)
 		s.outMu.Lock()
 		s.log.summary(res, line, time.Since(start))

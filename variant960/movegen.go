@@ -356,40 +356,16 @@ func (p *Position) GivesCheck(m Move) bool {
 		p.Unmake()
 		return c
 	}
-	us := p.side
+	st := p.moveInfo()
 	from, to := m.From(), m.To()
-	ksq := p.KingSquare(us ^ 1)
-	occ := (p.byType[0] ^ SquareBB(from)) | SquareBB(to)
-	// Direct check.
-	switch p.board[from].Type() {
-	case Pawn:
-		if pawnAttacks[us][to].Has(ksq) {
-			return true
-		}
-	case Knight:
-		if knightAttacks[to].Has(ksq) {
-			return true
-		}
-	case Bishop:
-		if BishopAttacks(to, occ).Has(ksq) {
-			return true
-		}
-	case Rook:
-		if RookAttacks(to, occ).Has(ksq) {
-			return true
-		}
-	case Queen:
-		if QueenAttacks(to, occ).Has(ksq) {
-			return true
-		}
+	// Direct check (from the squares moveInfo found).
+	if st.checkSquares[p.board[from].Type()].Has(to) {
+		return true
 	}
-	// Discovered check: only if from was on a line to the king.
-	if lineBB[ksq][from] == 0 {
-		return false
-	}
-	own := p.byColor[us] &^ SquareBB(from)
-	return (RookAttacks(ksq, occ)&(p.byType[Rook]|p.byType[Queen])&own)|
-		(BishopAttacks(ksq, occ)&(p.byType[Bishop]|p.byType[Queen])&own) != 0
+	// Discovered check: the mover blocked one of our sliders and leaves
+	// its line to the king.
+	them := p.side ^ 1
+	return st.blockers[them].Has(from) && !lineBB[p.KingSquare(them)][from].Has(to)
 }
 
 // Perft counts leaf nodes at the given depth (bulk counting at the last

@@ -20,7 +20,11 @@ type state struct {
 	pliesFromNull int
 	captured      Piece
 	checkers      Bitboard
-	pinned        Bitboard // pieces of the side to move pinned to its king
+	pinned        Bitboard    // pieces of the side to move pinned to its king
+	blockers      [2]Bitboard // by king colour: pieces of either colour that alone block an enemy slider's line to that king
+	pinners       [2]Bitboard // by king colour: enemy sliders pinning a piece of that colour to its king
+	checkSquares  [7]Bitboard // by piece type: where a piece of the side to move would give direct check
+	moveInfo      bool        // blockers/pinners of the other king and checkSquares are set
 	move          Move
 }
 
@@ -169,29 +173,59 @@ func (p *Position) Attacked(s Square, by Color, occ Bitboard) bool {
 		BishopAttacks(s, occ)&(p.byType[Bishop]|p.byType[Queen])&them != 0
 }
 
-// sliderBlockers returns the pieces (of either colour) that alone stand
-// between s and a slider of colour by.
-func (p *Position) sliderBlockers(s Square, by Color) Bitboard {
-	them := p.byColor[by]
-	snipers := ((RookAttacks(s, 0) & (p.byType[Rook] | p.byType[Queen])) |
-		(BishopAttacks(s, 0) & (p.byType[Bishop] | p.byType[Queen]))) & them
+// blockersAndPinners returns the pieces (of either colour) that alone
+// stand between the king of colour c on ksq and an enemy slider, and the
+// enemy sliders that so pin a piece of colour c.
+func (p *Position) blockersAndPinners(ksq Square, c Color) (blockers, pinners Bitboard) {
+	snipers := ((RookAttacks(ksq, 0) & (p.byType[Rook] | p.byType[Queen])) |
+		(BishopAttacks(ksq, 0) & (p.byType[Bishop] | p.byType[Queen]))) & p.byColor[c^1]
 	occ := p.byType[0]
-	var blockers Bitboard
 	for snipers != 0 {
-		b := betweenBB[s][snipers.PopLSB()] & occ
+		s := snipers.PopLSB()
+		b := betweenBB[ksq][s] & occ
 		if b != 0 && !b.More() {
 			blockers |= b
+			if b&p.byColor[c] != 0 {
+				pinners |= SquareBB(s)
+			}
 		}
 	}
-	return blockers
+	return blockers, pinners
 }
 
-// setCheckInfo fills checkers and pinned for the side to move.
+// setCheckInfo fills what move generation needs of a new position: the
+// checkers, and the slider blockers and pinners of the side to move's
+// king.
 func (p *Position) setCheckInfo(st *state) {
 	us := p.side
 	ksq := p.KingSquare(us)
 	st.checkers = p.AttackersTo(ksq, p.byType[0]) & p.byColor[us^1]
-	st.pinned = p.sliderBlockers(ksq, us^1) & p.byColor[us]
+	st.blockers[us], st.pinners[us] = p.blockersAndPinners(ksq, us)
+	st.pinned = st.blockers[us] & p.byColor[us]
+	st.moveInfo = false
+}
+
+// moveInfo returns the state with what GivesCheck and SEE need, computed
+// once per position on first use (perft and move generation never need
+// it): the slider blockers and pinners of the other king, and the squares
+// from which each piece type of the side to move would check it.
+func (p *Position) moveInfo() *state {
+	st := p.st()
+	if st.moveInfo {
+		return st
+	}
+	them := p.side ^ 1
+	occ := p.byType[0]
+	tksq := p.KingSquare(them)
+	st.blockers[them], st.pinners[them] = p.blockersAndPinners(tksq, them)
+	st.checkSquares[Pawn] = pawnAttacks[them][tksq]
+	st.checkSquares[Knight] = knightAttacks[tksq]
+	st.checkSquares[Bishop] = BishopAttacks(tksq, occ)
+	st.checkSquares[Rook] = RookAttacks(tksq, occ)
+	st.checkSquares[Queen] = st.checkSquares[Bishop] | st.checkSquares[Rook]
+	st.checkSquares[King] = 0
+	st.moveInfo = true
+	return st
 }
 
 func (p *Position) putPiece(pc Piece, s Square) {
@@ -399,6 +433,30 @@ func (p *Position) IsRepetition() bool {
 	return false
 }
 
+// IsRepetitionInSearch is the repetition rule of a search whose root is
+// ply plies back: a position that already occurred after the root is a
+// draw at its first repetition (the side that could avoid it did not),
+// while one from the game before the root (or the root itself) must have
+// occurred twice before, a real threefold repetition.
+func (p *Position) IsRepetitionInSearch(ply int) bool {
+	st := p.st()
+	end := min(st.rule50, st.pliesFromNull)
+	n := len(p.states) - 1
+	count := 0
+	for i := 4; i <= end && n-i >= 0; i += 2 {
+		if p.states[n-i].key == st.key {
+			if i < ply {
+				return true
+			}
+			count++
+			if count >= 2 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // RepetitionCount returns how many times the current position occurred
 // before, within the reversible history.
 func (p *Position) RepetitionCount() int {
@@ -444,6 +502,15 @@ func (p *Position) IsDraw() bool {
 		return ml.N > 0
 	}
 	return p.IsRepetition() || p.InsufficientMaterial()
+}
+
+// IsDrawInSearch is IsDraw with the repetition rule of IsRepetitionInSearch
+// for a search whose root is ply plies back.
+func (p *Position) IsDrawInSearch(ply int) bool {
+	if p.st().rule50 >= 100 {
+		return p.IsDraw()
+	}
+	return p.IsRepetitionInSearch(ply) || p.InsufficientMaterial()
 }
 
 // Copy returns a deep copy with its own history.

@@ -22,8 +22,9 @@ func (p *Position) SEE(m Move, threshold int) bool {
 	stm := p.side
 	attackers := p.AttackersTo(to, occ)
 	res := 1
-	pinners := [2]Bitboard{p.pinnersOf(White), p.pinnersOf(Black)}
-	pinned := [2]Bitboard{p.blockersFor(White), p.blockersFor(Black)}
+	st := p.moveInfo()
+	pinners := st.pinners
+	pinned := [2]Bitboard{st.blockers[White] & p.byColor[White], st.blockers[Black] & p.byColor[Black]}
 	bishops := p.byType[Bishop] | p.byType[Queen]
 	rooks := p.byType[Rook] | p.byType[Queen]
 	for {
@@ -68,27 +69,4 @@ func (p *Position) SEE(m Move, threshold int) bool {
 		}
 	}
 	return res != 0
-}
-
-// pinnersOf returns enemy sliders pinning c's pieces to c's king.
-func (p *Position) pinnersOf(c Color) Bitboard {
-	ksq := p.KingSquare(c)
-	them := p.byColor[c^1]
-	snipers := ((RookAttacks(ksq, 0) & (p.byType[Rook] | p.byType[Queen])) |
-		(BishopAttacks(ksq, 0) & (p.byType[Bishop] | p.byType[Queen]))) & them
-	var pinners Bitboard
-	occ := p.byType[0]
-	for snipers != 0 {
-		s := snipers.PopLSB()
-		b := betweenBB[ksq][s] & occ
-		if b != 0 && !b.More() && b&p.byColor[c] != 0 {
-			pinners |= SquareBB(s)
-		}
-	}
-	return pinners
-}
-
-// blockersFor returns c's pieces pinned to c's king.
-func (p *Position) blockersFor(c Color) Bitboard {
-	return p.sliderBlockers(p.KingSquare(c), c^1) & p.byColor[c]
 }

@@ -1,36 +1,10 @@
 package search
 
+// The staged move picker.
+
 import (
 	v "github.com/rochade/rochade/variant960"
 )
-
-// History tables, per thread.
-const histMax = 16384
-
-// contHist is indexed [prevPiece][prevTo][piece][to].
-type contHistTable [16 * 64][16 * 64]int16
-
-type histories struct {
-	butterfly [2][64 * 64]int16
-	capture   [16][64][8]int16 // [piece][to][captured type]
-	cont      *contHistTable
-	counter   [16][64]v.Move     // countermove by [prev piece][prev to]
-	corr      [2][corrSize]int32 // static-eval correction by pawn structure
-}
-
-func gravity(h *int16, bonus int) {
-	b := max(-histMax, min(histMax, bonus))
-	*h += int16(b - int(*h)*abs(b)/histMax)
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
-
-func histBonus(depth int) int { return min(2000, 180*depth-100) }
 
 // Picker stages.
 const (
@@ -75,11 +49,16 @@ type picker struct {
 	nBad    int
 	curBad  int
 	ml      v.MoveList
+	// skipQuiets, set by the search once late-move pruning fires, leaves
+	// only the quiet checks (which that pruning spares) to be tried: the
+	// other quiets are neither scored nor returned.
+	skipQuiets bool
 }
 
 func (pk *picker) init(t *thread, ply int, ttMove v.Move, qsearch bool) {
 	pk.t, pk.pos, pk.ply = t, t.pos, ply
 	pk.n, pk.cur, pk.nBad, pk.curBad = 0, 0, 0, 0
+	pk.skipQuiets = false
 	pk.ttMove = v.NoMove
 	if ttMove != v.NoMove && pk.pos.IsPseudoLegal(ttMove) {
 		pk.ttMove = ttMove
@@ -163,20 +142,6 @@ func (pk *picker) fill(skip1, skip2, skip3, skip4 v.Move) {
 	}
 }
 
-// sortAll sorts the list by score, best first (insertion sort: the lists
-// are short and often nearly ordered).
-func (pk *picker) sortAll() {
-	for i := 1; i < pk.n; i++ {
-		x := pk.list[i]
-		j := i - 1
-		for j >= 0 && pk.list[j].score < x.score {
-			pk.list[j+1] = pk.list[j]
-			j--
-		}
-		pk.list[j+1] = x
-	}
-}
-
 // best selects the highest-scored remaining move.
 func (pk *picker) best() v.Move {
 	b := pk.cur
@@ -189,6 +154,23 @@ func (pk *picker) best() v.Move {
 	m := pk.list[pk.cur].m
 	pk.cur++
 	return m
+}
+
+// bestStable selects the highest-scored remaining move and keeps the
+// others in order, so equal scores go in generation order (as a stable
+// sort would have them).
+func (pk *picker) bestStable() v.Move {
+	b := pk.cur
+	for i := pk.cur + 1; i < pk.n; i++ {
+		if pk.list[i].score > pk.list[b].score {
+			b = i
+		}
+	}
+	x := pk.list[b]
+	copy(pk.list[pk.cur+1:b+1], pk.list[pk.cur:b])
+	pk.list[pk.cur] = x
+	pk.cur++
+	return x.m
 }
 
 func (pk *picker) quietOK(m v.Move) bool {
@@ -243,12 +225,25 @@ func (pk *picker) next() v.Move {
 			pk.ml.N = 0
 			p.Generate(&pk.ml, v.GenQuiet, false)
 			pk.fill(pk.ttMove, pk.killers[0], pk.killers[1], pk.counter)
-			pk.scoreQuiet()
-			pk.sortAll()
+			if !pk.skipQuiets {
+				pk.scoreQuiet()
+			}
 		case stQuiet:
+			if pk.skipQuiets {
+				// Only the checks are left, in generation order.
+				for pk.cur < pk.n {
+					m := pk.list[pk.cur].m
+					pk.cur++
+					if p.GivesCheck(m) {
+						return m
+					}
+				}
+				pk.stage++
+				continue
+			}
+			// Selection, not a sort: most nodes use only a few quiets.
 			if pk.cur < pk.n {
-				pk.cur++
-				return pk.list[pk.cur-1].m
+				return pk.bestStable()
 			}
 			pk.stage++
 		case stBadNoisy:

@@ -1,0 +1,115 @@
+package search
+
+// The history tables that order and prune moves, and the static-eval
+// correction history.
+
+import (
+	v "github.com/rochade/rochade/variant960"
+)
+
+// History tables, per thread.
+const histMax = 16384
+
+// contHist is indexed [prevPiece][prevTo][piece][to].
+type contHistTable [16 * 64][16 * 64]int16
+
+type histories struct {
+	butterfly [2][64 * 64]int16
+	capture   [16][64][8]int16 // [piece][to][captured type]
+	cont      *contHistTable
+	counter   [16][64]v.Move     // countermove by [prev piece][prev to]
+	corr      [2][corrSize]int32 // static-eval correction by pawn structure
+}
+
+func gravity(h *int16, bonus int) {
+	b := max(-histMax, min(histMax, bonus))
+	*h += int16(b - int(*h)*abs(b)/histMax)
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func histBonus(depth int) int {
+	return min(sp.histBonusMax, sp.histBonusSlope*depth-sp.histBonusBase)
+}
+
+const (
+	corrSize  = 1 << 14
+	corrGrain = 256
+	corrMax   = 96 * corrGrain
+)
+
+// correction returns the learned static-eval correction for the pawn
+// structure and side to move.
+func (t *thread) correction() int {
+	return int(t.hist.corr[t.pos.Side()][t.pos.PawnKey()&(corrSize-1)]) / corrGrain
+}
+
+// correct applies the correction to a raw evaluation.
+func (t *thread) correct(raw int) int {
+	return max(-MateInMaxPly+1, min(MateInMaxPly-1, raw+t.correction()))
+}
+
+func (t *thread) updateCorrection(diff, depth int) {
+	e := &t.hist.corr[t.pos.Side()][t.pos.PawnKey()&(corrSize-1)]
+	w := int32(min(depth+1, 16))
+	nv := (int32(*e)*(corrGrain-w) + int32(diff*corrGrain)*w) / corrGrain
+	*e = max(-corrMax, min(corrMax, nv))
+}
+
+func (t *thread) updateCaptureHist(m v.Move, bonus int) {
+	pos := t.pos
+	cap := v.Pawn
+	if m.Kind() != v.KindEnPassant {
+		cap = pos.PieceOn(m.To()).Type()
+	}
+	gravity(&t.hist.capture[pos.PieceOn(m.From())][m.To()][cap], bonus)
+}
+
+func (t *thread) updateQuietStats(ply int, best v.Move, bonus int, quiets []v.Move, depth int) {
+	ss := &t.stack[ply+stackOff]
+	if ss.killers[0] != best {
+		ss.killers[1] = ss.killers[0]
+		ss.killers[0] = best
+	}
+	prev := &t.stack[ply+stackOff-1]
+	if prev.move != v.NoMove && prev.move != v.NullMove {
+		t.hist.counter[prev.piece][prev.move.To()] = best
+	}
+	t.updateQuietHist(ply, best, bonus)
+	for _, m := range quiets {
+		t.updateQuietHist(ply, m, -bonus)
+	}
+}
+
+func (t *thread) updateQuietHist(ply int, m v.Move, bonus int) {
+	pos := t.pos
+	pc := pos.PieceOn(m.From())
+	to := m.To()
+	if m.IsCastling() {
+		to = m.CastlingKingTo()
+	}
+	idx := int(pc)*64 + int(to)
+	gravity(&t.hist.butterfly[pos.Side()][int(m.From())*64+int(m.To())], bonus)
+	gravity(&t.hist.cont[t.stack[ply+stackOff-1].contIdx][idx], bonus)
+	gravity(&t.hist.cont[t.stack[ply+stackOff-2].contIdx][idx], bonus)
+}
+
+// updateHistories rewards the move that raised alpha and punishes the
+// moves tried before it: quiets in the quiet histories (with killers and
+// countermove), captures in the capture history.
+func (t *thread) updateHistories(ply, depth int, best v.Move, quiets, noisies []v.Move) {
+	bonus := histBonus(depth)
+	if !isNoisy(t.pos, best) {
+		t.updateQuietStats(ply, best, bonus, quiets, depth)
+	} else {
+		t.updateCaptureHist(best, bonus)
+	}
+	for _, m := range noisies {
+		t.updateCaptureHist(m, -bonus)
+	}
+}

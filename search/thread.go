@@ -1,0 +1,139 @@
+package search
+
+// A search thread: its position, stack, PV table and counters, and the
+// make/unmake helpers that keep the evaluator in step.
+
+import (
+	"sync/atomic"
+
+	"github.com/rochade/rochade/eval"
+	v "github.com/rochade/rochade/variant960"
+)
+
+const stackOff = 4 // stack entries below ply 0, for ply-1, ply-2 look-backs
+
+type stackEntry struct {
+	move       v.Move
+	piece      v.Piece
+	contIdx    int // piece*64+to of the move made at this ply
+	killers    [2]v.Move
+	staticEval int
+	excluded   v.Move
+	doubleExt  int
+}
+
+type rootMove struct {
+	move      v.Move
+	score     int
+	prevScore int
+	selDepth  int
+	pv        []v.Move
+	bound     Bound
+}
+
+// thread is one Lazy SMP searcher with its own position and histories.
+type thread struct {
+	id        int
+	e         *Engine
+	pos       *v.Position
+	ev        *eval.Evaluator
+	hist      histories
+	stack     [MaxPly + stackOff + 4]stackEntry
+	pv        [MaxPly + 1][MaxPly + 1]v.Move
+	pvLen     [MaxPly + 1]int
+	nodes     uint64        // owned by the thread
+	pubNodes  atomic.Uint64 // nodes, published for the main thread
+	tbHits    atomic.Uint64 // tablebase hits
+	selDepth  int
+	rootMoves []rootMove
+	pvIdx     int
+	depth     int // completed depth
+	rootDepth int
+	stopped   bool
+	pickers   [MaxPly + 2][2]picker
+}
+
+func (t *thread) checkStop() bool {
+	if t.stopped {
+		return true
+	}
+	if t.nodes&1023 == 0 {
+		t.pubNodes.Store(t.nodes)
+	}
+	if t.id == 0 && (t.nodes&1023 == 0 || t.e.limits.Nodes > 0) {
+		t.e.checkTime(t)
+	}
+	// Depth 1 always completes, so that even a search stopped at once
+	// answers with a searched move.
+	if t.depth > 0 && t.e.ctl.stop.Load() {
+		t.stopped = true
+		return true
+	}
+	return false
+}
+
+func (t *thread) evaluate() int {
+	return t.ev.Evaluate(t.pos)
+}
+
+// rawEval is the uncorrected static evaluation, from the TT when it has one.
+func (t *thread) rawEval(tte ttData, ttHit bool) int {
+	if ttHit && tte.eval > -Infinity && tte.eval < Infinity {
+		return tte.eval
+	}
+	return t.evaluate()
+}
+
+func (t *thread) updatePV(ply int, m v.Move) {
+	t.pv[ply][ply] = m
+	n := t.pvLen[ply+1]
+	copy(t.pv[ply][ply+1:n], t.pv[ply+1][ply+1:n])
+	t.pvLen[ply] = max(n, ply+1)
+}
+
+// makeMove plays m and records it on the stack.
+func (t *thread) makeMove(m v.Move, ply int) {
+	ss := &t.stack[ply+stackOff]
+	pc := t.pos.PieceOn(m.From())
+	to := m.To()
+	if m.IsCastling() {
+		to = m.CastlingKingTo()
+	}
+	ss.move = m
+	ss.piece = pc
+	ss.contIdx = int(pc)*64 + int(to)
+	t.ev.Push(t.pos, m)
+	t.pos.Make(m)
+	t.nodes++
+}
+
+// unmakeMove takes back the move made by makeMove.
+func (t *thread) unmakeMove() {
+	t.pos.Unmake()
+	t.ev.Pop()
+}
+
+func (t *thread) makeNull(ply int) {
+	ss := &t.stack[ply+stackOff]
+	ss.move = v.NullMove
+	ss.piece = v.NoPiece
+	ss.contIdx = 0
+	t.ev.PushNull()
+	t.pos.MakeNull()
+	t.nodes++
+}
+
+// unmakeNull takes back the null move made by makeNull.
+func (t *thread) unmakeNull() {
+	t.pos.UnmakeNull()
+	t.ev.Pop()
+}
+
+func drawScore(t *thread) int { return 2 - int(t.nodes&3) } // tiny jitter against draw blindness
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,113 @@
+package search
+
+import (
+	"testing"
+	"time"
+
+	v "github.com/rochade/rochade/variant960"
+)
+
+const ms = time.Millisecond
+
+func clock(tm, inc time.Duration) Limits {
+	return Limits{TimeGiven: true, WTime: tm, BTime: tm, WInc: inc, BInc: inc}
+}
+
+func TestAllocateTime(t *testing.T) {
+	oh := 30 * ms
+	cases := []struct {
+		name               string
+		l                  Limits
+		softMin, softMax   time.Duration
+		hardMin, hardMax   time.Duration
+		tmLeftAfterHardMin time.Duration // the clock after a move that takes the hard limit, at least
+	}{
+		// 30+1 at the start: about a fortieth of the clock plus the increment.
+		{"30+1 start", clock(30000*ms, 1000*ms), 1500 * ms, 2000 * ms, 3000 * ms, 9000 * ms, 15000 * ms},
+		// 30+1 with 9.1 s left: Rochade used to think 6 s (5× soft) here.
+		{"30+1 low", clock(9100*ms, 1000*ms), 1000 * ms, 1400 * ms, 1000 * ms, 3700 * ms, 5000 * ms},
+		// 30+1 with 1.5 s left: live on the increment.
+		{"30+1 very low", clock(1500*ms, 1000*ms), 500 * ms, 1100 * ms, 500 * ms, 1100 * ms, 400 * ms},
+		{"10+1 start", clock(10000*ms, 1000*ms), 1000 * ms, 1300 * ms, 2000 * ms, 5000 * ms, 5000 * ms},
+		// 1+0.01 (one second): tens of milliseconds a move.
+		{"1+0.01", clock(1000*ms, 10*ms), 10 * ms, 40 * ms, 40 * ms, 160 * ms, 800 * ms},
+		// 40 moves in 60 s with 10 moves to go.
+		{"movestogo 10", Limits{TimeGiven: true, WTime: 6000 * ms, BTime: 6000 * ms, MovesToGo: 10}, 500 * ms, 620 * ms, 1000 * ms, 1250 * ms, 4500 * ms},
+		// The last move before the time control may use nearly all of it.
+		{"movestogo 1", Limits{TimeGiven: true, WTime: 2000 * ms, BTime: 2000 * ms, MovesToGo: 1}, 1900 * ms, 2000 * ms, 1900 * ms, 2000 * ms, 0},
+		// lichess-bot sends go movetime 10000 for the first move.
+		{"movetime 10000", Limits{MoveTime: 10000 * ms}, 9900 * ms, 10000 * ms, 9900 * ms, 10000 * ms, 0},
+	}
+	for _, c := range cases {
+		soft, hard, use := allocateTime(c.l, v.White, oh)
+		if !use {
+			t.Errorf("%s: clock not used", c.name)
+			continue
+		}
+		if soft < c.softMin || soft > c.softMax {
+			t.Errorf("%s: soft %v, want %v..%v", c.name, soft, c.softMin, c.softMax)
+		}
+		if hard < c.hardMin || hard > c.hardMax || hard < soft {
+			t.Errorf("%s: hard %v, want %v..%v and at least soft %v", c.name, hard, c.hardMin, c.hardMax, soft)
+		}
+		if c.l.MoveTime == 0 {
+			if left := c.l.WTime + c.l.WInc - hard - oh; left < c.tmLeftAfterHardMin {
+				t.Errorf("%s: %v left after a hard-limit move, want at least %v", c.name, left, c.tmLeftAfterHardMin)
+			}
+		}
+	}
+	if _, _, use := allocateTime(Limits{Depth: 5}, v.White, oh); use {
+		t.Error("a depth search uses the clock")
+	}
+	if _, _, use := allocateTime(Limits{Infinite: true, TimeGiven: true, WTime: time.Second}, v.White, oh); use {
+		t.Error("an infinite search uses the clock")
+	}
+	// Black's clock for Black.
+	l := Limits{TimeGiven: true, WTime: 100 * ms, BTime: 60000 * ms}
+	if soft, _, _ := allocateTime(l, v.Black, oh); soft < time.Second {
+		t.Errorf("black soft %v from white's clock", soft)
+	}
+}
+
+// With a clock and one legal move the answer comes at once, from depth 1.
+func TestOneLegalMoveAnswersAtOnce(t *testing.T) {
+	e := NewEngine(DefaultOptions())
+	p := v.MustParseFEN("k7/8/8/8/8/8/6r1/7K w - - 0 1") // only Kxg2
+	var ml v.MoveList
+	p.GenerateLegal(&ml)
+	if ml.N != 1 {
+		t.Fatalf("test position has %d legal moves", ml.N)
+	}
+	start := time.Now()
+	r := e.Search(p, clock(60000*ms, 1000*ms), Callbacks{})
+	if el := time.Since(start); el > 500*ms || r.Depth > 1 || r.Best != ml.Moves[0] {
+		t.Errorf("one legal move: %v, depth %d, best %s", el, r.Depth, r.Best)
+	}
+}
+
+// Once a mate is proven the search stops deepening instead of counting
+// up to depth 127, with a clock and in an infinite search alike.
+func TestMateStopsDeepening(t *testing.T) {
+	fen := "k7/8/2K5/8/8/8/8/7R w - - 0 1" // mate in 2
+	e := NewEngine(DefaultOptions())
+	var last Info
+	cb := Callbacks{OnInfo: func(i Info) { last = i }}
+	start := time.Now()
+	r := e.Search(v.MustParseFEN(fen), clock(600000*ms, 0), cb)
+	if MateIn(r.Score) != 2 || r.Depth > 12 || time.Since(start) > 2*time.Second {
+		t.Errorf("clock: mate %d at depth %d after %v", MateIn(r.Score), r.Depth, time.Since(start))
+	}
+	done := make(chan Result, 1)
+	ctl := NewControl()
+	go func() { done <- e.SearchWith(ctl, v.MustParseFEN(fen), Limits{Infinite: true}, cb) }()
+	time.Sleep(300 * ms)
+	ctl.Stop()
+	r = <-done
+	if MateIn(r.Score) != 2 || r.Depth > 12 || last.Depth > 12 {
+		t.Errorf("infinite: mate %d at depth %d, last info depth %d", MateIn(r.Score), r.Depth, last.Depth)
+	}
+	// A depth limit is honoured even past the mate.
+	if r := e.Search(v.MustParseFEN(fen), Limits{Depth: 20}, Callbacks{}); r.Depth != 20 {
+		t.Errorf("depth 20 stopped at %d", r.Depth)
+	}
+}

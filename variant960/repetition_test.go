@@ -1,0 +1,47 @@
+package variant960
+
+import (
+	"strings"
+	"testing"
+)
+
+func play(t *testing.T, p *Position, moves string) {
+	t.Helper()
+	for _, s := range strings.Fields(moves) {
+		m, err := p.ParseMove(s)
+		if err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		p.Make(m)
+	}
+}
+
+// TestRepetitionInSearch checks the search's repetition rule: a repeat of a
+// position seen after the root is a draw at once, a repeat of one from
+// before the root (or of the root) only at the third occurrence.
+func TestRepetitionInSearch(t *testing.T) {
+	shuffle := "g1f3 g8f6 f3g1 f6g8 "
+	cases := []struct {
+		moves string
+		ply   int // distance of the current position from the search root
+		want  bool
+	}{
+		{shuffle, 4, false},          // back at the root: twofold only
+		{shuffle + "g1f3", 5, true},  // Nf3 position first seen inside the tree
+		{shuffle + "g1f3", 1, false}, // first seen before the root: twofold
+		{shuffle + "g1f3", 4, false}, // first seen at the root itself
+		{shuffle + shuffle + "g1f3", 1, true},
+		{shuffle + shuffle, 1, true}, // start position for the third time
+		{"g1f3 g8f6 f3g1", 3, false}, // nothing repeated
+	}
+	for _, c := range cases {
+		p := NewStartPosition()
+		play(t, p, c.moves)
+		if got := p.IsRepetitionInSearch(c.ply); got != c.want {
+			t.Errorf("%q at ply %d: repetition %v, want %v", c.moves, c.ply, got, c.want)
+		}
+		if got := p.IsDrawInSearch(c.ply); got != c.want {
+			t.Errorf("%q at ply %d: draw %v, want %v", c.moves, c.ply, got, c.want)
+		}
+	}
+}
