@@ -35,11 +35,11 @@ func (b *syncBuffer) String() string {
 // thousand nodes, so that a fuzz input runs in milliseconds.
 type cappedSearcher struct{ *search.Engine }
 
-func (c cappedSearcher) Search(pos *v.Position, lim search.Limits, cb search.Callbacks) search.Result {
+func (c cappedSearcher) SearchWith(ctl *search.Control, pos *v.Position, lim search.Limits, cb search.Callbacks) search.Result {
 	if lim.Nodes == 0 || lim.Nodes > 3000 {
 		lim.Nodes = 3000
 	}
-	return c.Engine.Search(pos, lim, cb)
+	return c.Engine.SearchWith(ctl, pos, lim, cb)
 }
 
 var fuzzSeeds = []string{
