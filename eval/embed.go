@@ -2,6 +2,7 @@ package eval
 
 import (
 	"embed"
+	"os"
 	"sync"
 )
 
@@ -32,4 +33,13 @@ func DefaultNet() (*Net, error) {
 		defaultNet, defaultErr = LoadNet(data)
 	})
 	return defaultNet, defaultErr
+}
+
+// LoadNetFile reads and checks the net file at path.
+func LoadNetFile(path string) (*Net, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return LoadNet(data)
 }

@@ -2,7 +2,6 @@ package uci
 
 import (
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -137,11 +136,7 @@ func loadEvalFile(value string) (*eval.Net, error) {
 	if value == "" || value == evalFileInternal {
 		return eval.DefaultNet()
 	}
-	data, err := os.ReadFile(value)
-	if err != nil {
-		return nil, err
-	}
-	return eval.LoadNet(data)
+	return eval.LoadNetFile(value)
 }
 
 // tablebase returns the tables as the search's interface: nil (not a nil

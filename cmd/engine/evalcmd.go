@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/rochade/rochade/eval"
@@ -31,13 +30,9 @@ func (nf *netFlags) net() (*eval.Net, error) {
 		return nil, nil
 	}
 	if nf.evalFile != "" {
-		data, err := os.ReadFile(nf.evalFile)
+		n, err := eval.LoadNetFile(nf.evalFile)
 		if err != nil {
-			return nil, err
-		}
-		n, err := eval.LoadNet(data)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", nf.evalFile, err)
+			return nil, fmt.Errorf("--evalfile %s: %w", nf.evalFile, err)
 		}
 		return n, nil
 	}
