@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -351,4 +352,28 @@ func quietMove(pos *v.Position, m v.Move) bool {
 		return true
 	}
 	return pos.PieceOn(m.To()) == v.NoPiece
+}
+
+// mirrorFeature reflects a feature's square across the board's vertical
+// axis (file a <-> file h); piece, colour and perspective stay.
+func mirrorFeature(f uint16) uint16 { return f ^ 7 }
+
+// AddMirrored appends a copy of every position with the board reflected
+// file-wise (a <-> h). The net sees piece squares only, not castling rights,
+// and a Chess960 or DFRC position's value hardly depends on which wing is
+// which, so the reflection is a second, nearly free sample of the same
+// judgement. Call it on the training set only, after the validation split.
+func (d *Dataset) AddMirrored() {
+	n := d.Len()
+	d.Feat = slices.Grow(d.Feat, len(d.Feat))
+	for i := range n {
+		lo, hi := d.Off[i], d.Off[i+1]
+		for _, f := range d.Feat[lo:hi] {
+			d.Feat = append(d.Feat, mirrorFeature(f))
+		}
+		d.Off = append(d.Off, uint32(len(d.Feat)))
+	}
+	d.Score = append(d.Score, d.Score[:n]...)
+	d.Result = append(d.Result, d.Result[:n]...)
+	d.STM = append(d.STM, d.STM[:n]...)
 }

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -569,6 +570,79 @@ func TestLRSchedule(t *testing.T) {
 	for _, x := range []struct{ e, want float64 }{{0, 0.001}, {3.9, 0.001}, {4, 0.0005}, {8.5, 0.00025}} {
 		if got := c.LRAt(x.e); math.Abs(got-x.want) > 1e-12 {
 			t.Errorf("step schedule at %v: %v, want %v", x.e, got, x.want)
+		}
+	}
+}
+
+// fileMirrorFEN reflects the board across the vertical axis (a <-> h);
+// castling and en passant are dropped.
+func fileMirrorFEN(fen string) string {
+	f := strings.Fields(fen)
+	ranks := strings.Split(f[0], "/")
+	for i, rk := range ranks {
+		var row []byte
+		for _, c := range []byte(rk) {
+			if c >= '1' && c <= '8' {
+				for range int(c - '0') {
+					row = append(row, '.')
+				}
+			} else {
+				row = append(row, c)
+			}
+		}
+		slices.Reverse(row)
+		var sb strings.Builder
+		empty := 0
+		for _, c := range row {
+			if c == '.' {
+				empty++
+				continue
+			}
+			if empty > 0 {
+				sb.WriteByte(byte('0' + empty))
+				empty = 0
+			}
+			sb.WriteByte(c)
+		}
+		if empty > 0 {
+			sb.WriteByte(byte('0' + empty))
+		}
+		ranks[i] = sb.String()
+	}
+	return strings.Join(ranks, "/") + " " + f[1] + " - - 0 1"
+}
+
+func TestAddMirrored(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	d, want := NewDataset(), NewDataset()
+	for len(d.Score) < 200 {
+		fen := randomFEN(r, 24)
+		a, err1 := v.ParseFEN(fen)
+		b, err2 := v.ParseFEN(fileMirrorFEN(fen))
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		sc, res := r.IntN(2001)-1000, float64(r.IntN(3))/2
+		d.Add(a, sc, res)
+		want.Add(b, sc, res)
+	}
+	n := d.Len()
+	orig := &Dataset{Feat: slices.Clone(d.Feat), Off: slices.Clone(d.Off)}
+	d.AddMirrored()
+	if d.Len() != 2*n {
+		t.Fatalf("len %d, want %d", d.Len(), 2*n)
+	}
+	for i := range n {
+		got := slices.Clone(d.Features(n + i))
+		exp := slices.Clone(want.Features(i))
+		slices.Sort(got)
+		slices.Sort(exp)
+		if !slices.Equal(got, exp) || d.Score[n+i] != want.Score[i] || d.Result[n+i] != want.Result[i] || d.STM[n+i] != want.STM[i] {
+			t.Fatalf("position %d: mirrored copy %v %d %d %d, want %v %d %d %d", i,
+				got, d.Score[n+i], d.Result[n+i], d.STM[n+i], exp, want.Score[i], want.Result[i], want.STM[i])
+		}
+		if !slices.Equal(d.Features(i), orig.Features(i)) {
+			t.Fatalf("position %d: original changed", i)
 		}
 	}
 }

@@ -43,6 +43,7 @@ type manifest struct {
 	Data          []train.Stats `json:"data"`
 	Val           []train.Stats `json:"val,omitempty"`
 	ValLast       int           `json:"val_last,omitempty"`
+	Mirror        bool          `json:"mirror,omitempty"`
 	TrainCount    int           `json:"train_positions"`
 	ValCount      int           `json:"val_positions"`
 	Filters       train.Filter  `json:"filters"`
@@ -103,6 +104,7 @@ func trainMain(args []string, out, errOut io.Writer) error {
 	bestPath := fs.String("best", "", "also write the net of the epoch with the lowest validation loss of the quantised net here")
 	ckptDir := fs.String("checkpoint", "", "directory for float checkpoints and per-epoch nets")
 	resume := fs.String("resume", "", "checkpoint file (or checkpoint directory) to continue from")
+	mirror := fs.Bool("mirror", false, "also train on every training position reflected file-wise (a <-> h); validation positions are not reflected")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -167,6 +169,10 @@ func trainMain(args []string, out, errOut io.Writer) error {
 		}
 		valSet = trainSet.Split(n)
 		man.ValLast = n
+	}
+	if *mirror {
+		trainSet.AddMirrored()
+		man.Mirror = true
 	}
 	man.TrainCount, man.ValCount = trainSet.Len(), valSet.Len()
 	if trainSet.Len() == 0 {
