@@ -19,9 +19,38 @@ func init() {
 	}
 }
 
+// node is the state of one node of the principal-variation search that
+// its helpers share: the window, the depth, what the TT said and the
+// static evaluation. It lives on the Go stack of search.
+type node struct {
+	alpha, beta  int // alpha is raised as moves beat it
+	depth, ply   int // depth is reduced by internal iterative reduction
+	pvNode, root bool
+	cutNode      bool
+	inCheck      bool
+	excluded     v.Move // the TT move, in a singular-extension search of the node
+	ss           *stackEntry
+
+	key     uint64
+	tte     ttData
+	ttHit   bool
+	ttMove  v.Move // the current PV move at the root
+	ttScore int    // tte.score relative to the node (0 without a hit)
+	ttPV    bool   // the node is or was on a PV
+
+	tbMin, tbMax int // tablebase bounds on the score of a PV node
+
+	rawEval    int  // uncorrected static eval (-Infinity in check or in a singular search)
+	staticEval int  // corrected static eval (-Infinity in check)
+	eval       int  // staticEval, or the TT score where its bound says it is closer
+	improving  bool // staticEval above that of two plies before
+}
+
+// search returns the score of the position at ply, searched to depth in
+// the window (alpha, beta): TT and tablebase probes, pruning before the
+// moves, then the move loop with per-move pruning, extensions and
+// late-move reductions, and the TT store.
 func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
-	pvNode := beta-alpha > 1
-	root := ply == 0
 	if depth <= 0 {
 		return t.qsearch(alpha, beta, ply)
 	}
@@ -29,256 +58,95 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 	if t.checkStop() {
 		return 0
 	}
-	if pvNode && ply > t.selDepth {
+	pos := t.pos
+	n := node{alpha: alpha, beta: beta, depth: depth, ply: ply, pvNode: beta-alpha > 1, root: ply == 0,
+		cutNode: cutNode, inCheck: pos.InCheck(), ss: &t.stack[ply+stackOff]}
+	if n.pvNode && ply > t.selDepth {
 		t.selDepth = ply
 	}
-	pos := t.pos
-	inCheck := pos.InCheck()
-	if !root {
-		if pos.IsDrawInSearch(ply) {
-			return drawScore(t)
-		}
-		if ply >= MaxPly-1 {
-			if inCheck {
-				return 0
-			}
-			return t.evaluate()
-		}
-		alpha = max(alpha, -MateScore+ply)
-		beta = min(beta, MateScore-ply-1)
-		if alpha >= beta {
-			return alpha
+	if !n.root {
+		if s, done := t.drawOrMateDistance(&n); done {
+			return s
 		}
 	}
-	ss := &t.stack[ply+stackOff]
-	excluded := ss.excluded
+	n.excluded = n.ss.excluded
 	t.stack[ply+stackOff+1].killers = [2]v.Move{}
 	t.stack[ply+stackOff+2].excluded = v.NoMove
 
-	// A singular-extension search (excluded != NoMove) reads the entry of
-	// its node, whose move is the excluded one, but never cuts off on it
-	// nor stores.
-	key := pos.Key()
-	tte, ttHit := t.e.tt.Probe(key)
-	ttMove := v.NoMove
-	ttScore := 0
-	if ttHit {
-		ttMove = tte.move
-		ttScore = scoreFromTT(tte.score, ply, pos.Rule50())
+	if s, cut := t.probeTT(&n); cut {
+		return s
 	}
-	if root {
-		ttMove = t.rootMoves[t.pvIdx].move
-	}
-	ttPV := pvNode || (ttHit && tte.pv)
-	if !pvNode && ttHit && excluded == v.NoMove && tte.depth >= depth &&
-		(tte.bound == BoundExact || (tte.bound == BoundLower && ttScore >= beta) || (tte.bound == BoundUpper && ttScore < beta)) {
-		if ttMove != v.NoMove && ttScore >= beta && !isNoisy(pos, ttMove) && pos.IsPseudoLegal(ttMove) {
-			t.updateQuietStats(ply, ttMove, histBonus(depth), nil, 0)
-		}
-		if pos.Rule50() < sp.ttCutRule50 {
-			return ttScore
+	n.tbMin, n.tbMax = -Infinity, Infinity
+	if !n.root && n.excluded == v.NoMove && t.e.tbCard > 0 {
+		if s, cut := t.probeTBNode(&n); cut {
+			return s
 		}
 	}
-
-	// Tablebases: a sure result ends the search here; in PV nodes a
-	// bound that does not cut limits the score.
-	tbMin, tbMax := -Infinity, Infinity
-	if !root && excluded == v.NoMove && t.e.tbCard > 0 {
-		if s, b, ok := t.probeTB(depth, ply); ok {
-			if b == BoundExact || (b == BoundLower && s >= beta) || (b == BoundUpper && s <= alpha) {
-				t.e.tt.Store(key, v.NoMove, scoreToTT(s, ply), -Infinity, min(depth+6, MaxPly-1), b, ttPV)
-				return s
-			}
-			if pvNode {
-				if b == BoundLower {
-					tbMin = s
-				} else {
-					tbMax = s
-				}
-			}
-		}
-	}
-
-	// Static evaluation. The TT stores the raw eval; the correction is
-	// applied when it is read.
-	var staticEval, eval int
-	rawEval := -Infinity
-	improving := false
-	if inCheck {
-		staticEval = -Infinity
-		eval = -Infinity
-		ss.staticEval = -Infinity
-	} else if excluded != v.NoMove {
-		// The singular search shares its node's evaluation.
-		staticEval, eval = ss.staticEval, ss.staticEval
-	} else {
-		rawEval = t.rawEval(tte, ttHit)
-		staticEval = t.correct(rawEval)
-		ss.staticEval = staticEval
-		eval = staticEval
-		if ttHit && ttScore != 0 && !isDecisive(ttScore) &&
-			((tte.bound == BoundLower && ttScore > eval) || (tte.bound == BoundUpper && ttScore < eval) || tte.bound == BoundExact) {
-			eval = ttScore
-		}
-		if !ttHit {
-			t.e.tt.Store(key, v.NoMove, 0, rawEval, sp.ttEvalDepth, BoundNone, ttPV)
-		}
-	}
-	if !inCheck {
-		prev2 := t.stack[ply+stackOff-2].staticEval
-		improving = ply >= 2 && prev2 != -Infinity && staticEval > prev2
-	}
-
-	if !pvNode && !inCheck && excluded == v.NoMove {
-		// Reverse futility pruning.
-		if depth <= sp.rfpMaxDepth && eval-sp.rfpMargin*(depth-b2i(improving)) >= beta && !isDecisive(eval) && beta > -MateInMaxPly {
-			return (eval + beta) / 2
-		}
-		// Null-move pruning, not without pieces (zugzwang guard).
-		prev := t.stack[ply+stackOff-1].move
-		if depth >= sp.nmpMinDepth && prev != v.NullMove && eval >= beta && staticEval >= beta-sp.nmpEvalSlope*depth+sp.nmpEvalBase &&
-			pos.NonPawnMaterial(pos.Side()) && beta > -MateInMaxPly {
-			r := sp.nmpBaseR + depth/sp.nmpDepthDiv + min((eval-beta)/sp.nmpEvalDiv, sp.nmpEvalMaxR)
-			t.makeNull(ply)
-			s := -t.search(-beta, -beta+1, depth-r, ply+1, !cutNode)
-			t.unmakeNull()
-			if t.stopped {
-				return 0
-			}
-			if s >= beta {
-				if isDecisive(s) {
-					s = beta
-				}
-				return s
-			}
-		}
-		// ProbCut: a good capture that beats beta by a margin at reduced depth.
-		pcBeta := beta + sp.probCutMargin - sp.probCutImprove*b2i(improving)
-		if depth >= sp.probCutDepth && !IsMate(beta) && !(ttHit && tte.depth >= depth-sp.probCutTTSlack && ttScore < pcBeta) {
-			if s, cut := t.probCut(pcBeta, staticEval, rawEval, depth, ply, ttMove, cutNode, ttPV); cut {
-				return s
-			}
+	t.staticEval(&n)
+	if !n.pvNode && !n.inCheck && n.excluded == v.NoMove {
+		if s, cut := t.pruneBeforeMoves(&n); cut {
+			return s
 		}
 	}
 
 	// Internal iterative reduction.
-	if depth >= sp.iirMinDepth && ttMove == v.NoMove && (pvNode || cutNode) {
-		depth--
+	if n.depth >= sp.iirMinDepth && n.ttMove == v.NoMove && (n.pvNode || n.cutNode) {
+		n.depth--
 	}
 
-	var quiets [64]v.Move
-	var noisies [32]v.Move
-	nQuiets, nNoisies := 0, 0
+	var tried triedMoves
 	bestScore := -Infinity
 	bestMove := v.NoMove
 	moveCount := 0
-	origAlpha := alpha
+	origAlpha := n.alpha
 	us := pos.Side()
-	ttMoveNoisy := ttMove != v.NoMove && isNoisy(pos, ttMove)
+	ttMoveNoisy := n.ttMove != v.NoMove && isNoisy(pos, n.ttMove)
 
-	pk := &t.pickers[ply][b2i(excluded != v.NoMove)]
-	pk.init(t, ply, ttMove, false)
+	pk := &t.pickers[ply][b2i(n.excluded != v.NoMove)]
+	pk.init(t, ply, n.ttMove, false)
 	rootIdx := 0
 	for {
-		var m v.Move
-		if root {
-			if t.pvIdx+rootIdx >= len(t.rootMoves) {
-				break
-			}
-			m = t.rootMoves[t.pvIdx+rootIdx].move
-			rootIdx++
-		} else {
-			m = pk.next()
-			if m == v.NoMove {
-				break
-			}
-			if m == excluded || !pos.IsLegal(m) {
-				continue
-			}
+		m := t.nextMove(&n, pk, &rootIdx)
+		if m == v.NoMove {
+			break
 		}
 		moveCount++
-		if root && t.id == 0 {
+		if n.root && t.id == 0 {
 			t.e.reportCurrMove(t, m, moveCount+t.pvIdx)
 		}
 		noisy := isNoisy(pos, m)
 		givesCheck := pos.GivesCheck(m)
-		from, to := m.From(), m.To()
-		pc := pos.PieceOn(from)
 		hist := 0
 		if !noisy {
-			cto := to
-			if m.IsCastling() {
-				cto = m.CastlingKingTo()
-			}
-			idx := int(pc)*64 + int(cto)
-			hist = int(t.hist.butterfly[us][int(from)*64+int(to)]) +
-				int(t.hist.cont[t.stack[ply+stackOff-1].contIdx][idx]) +
-				int(t.hist.cont[t.stack[ply+stackOff-2].contIdx][idx])
+			hist = t.quietHistory(m, us, ply)
 		}
 
-		// Shallow-depth pruning.
-		r := lmrTable[min(depth, 63)][min(moveCount, 63)]
-		if !root && bestScore > -MateInMaxPly && pos.NonPawnMaterial(us) {
-			lmrDepth := max(depth-1-r, 0)
-			if !noisy && !givesCheck {
-				if moveCount >= (sp.lmpBase+depth*depth)/(2-b2i(improving)) {
-					pk.skipQuiets = true // late-move pruning: quiet checks only from now on
-					continue
-				}
-				if !inCheck && lmrDepth <= sp.futMaxDepth && staticEval+sp.futBase+sp.futPerDepth*lmrDepth <= alpha {
-					continue
-				}
-				if lmrDepth <= sp.histPruneDepth && hist < -sp.histPruneMargin*depth {
-					continue
-				}
-				if !pos.SEE(m, -sp.seeQuietMargin*lmrDepth*lmrDepth) {
-					continue
-				}
-			} else if depth <= sp.seeNoisyDepth && !pos.SEE(m, -sp.seeNoisyMargin*depth) {
-				continue
-			}
+		r := lmrTable[min(n.depth, 63)][min(moveCount, 63)]
+		if !n.root && bestScore > -MateInMaxPly && pos.NonPawnMaterial(us) &&
+			t.pruneMove(&n, pk, m, noisy, givesCheck, hist, r, moveCount) {
+			continue
+		}
+		ext, cut, cutScore := t.extension(&n, m, givesCheck)
+		if cut {
+			return cutScore
 		}
 
-		// Extensions.
-		ext := 0
-		if !root && ply < 2*t.rootDepth && m == ttMove && excluded == v.NoMove && depth >= sp.seMinDepth &&
-			ttHit && tte.bound&BoundLower != 0 && tte.depth >= depth-sp.seTTSlack && !IsMate(ttScore) {
-			var cut bool
-			var cutScore int
-			ext, cut, cutScore = t.singularExtension(m, ttScore, beta, depth, ply, pvNode, cutNode)
-			if cut {
-				return cutScore
-			}
-		} else if givesCheck && depth < sp.checkExtDepth {
-			ext = 1
-		}
-
+		// Principal-variation search, with late-move reductions.
 		t.makeMove(m, ply)
-		t.stack[ply+stackOff+1].doubleExt = ss.doubleExt + b2i(ext == 2)
-		newDepth := depth - 1 + ext
+		t.stack[ply+stackOff+1].doubleExt = n.ss.doubleExt + b2i(ext == 2)
+		newDepth := n.depth - 1 + ext
+		alpha, beta := n.alpha, n.beta
 		var s int
-		if depth >= 2 && moveCount > 1+b2i(root) && (!noisy || !ttPV) {
-			r -= b2i(ttPV)
-			r += b2i(cutNode)
-			r += b2i(!improving)
-			r -= b2i(givesCheck)
-			if !noisy {
-				r -= hist / sp.lmrHistDiv
-			} else {
-				r--
-			}
-			if ttMoveNoisy {
-				r++
-			}
-			d := max(1, min(newDepth-r, newDepth))
+		if n.depth >= 2 && moveCount > 1+b2i(n.root) && (!noisy || !n.ttPV) {
+			d := max(1, min(newDepth-n.reduction(r, noisy, givesCheck, hist, ttMoveNoisy), newDepth))
 			s = -t.search(-alpha-1, -alpha, d, ply+1, true)
 			if s > alpha && d < newDepth {
 				s = -t.search(-alpha-1, -alpha, newDepth, ply+1, !cutNode)
 			}
-		} else if !pvNode || moveCount > 1 {
+		} else if !n.pvNode || moveCount > 1 {
 			s = -t.search(-alpha-1, -alpha, newDepth, ply+1, !cutNode)
 		}
-		if pvNode && (moveCount == 1 || s > alpha) {
+		if n.pvNode && (moveCount == 1 || s > alpha) {
 			s = -t.search(-beta, -alpha, newDepth, ply+1, false)
 		}
 		t.unmakeMove()
@@ -286,96 +154,237 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 			return 0
 		}
 
-		if root {
+		if n.root {
 			t.updateRootMove(&t.rootMoves[t.pvIdx+rootIdx-1], s, alpha, beta, moveCount)
 		}
-
 		if s > bestScore {
 			bestScore = s
 			if s > alpha {
 				bestMove = m
-				if pvNode && !root {
+				if n.pvNode && !n.root {
 					t.updatePV(ply, m)
 				}
 				if s >= beta {
 					break
 				}
-				alpha = s
+				n.alpha = s
 			}
 		}
 		if m != bestMove {
-			if noisy && nNoisies < len(noisies) {
-				noisies[nNoisies] = m
-				nNoisies++
-			} else if !noisy && nQuiets < len(quiets) {
-				quiets[nQuiets] = m
-				nQuiets++
-			}
+			tried.add(m, noisy)
 		}
 	}
 
 	if moveCount == 0 {
-		if excluded != v.NoMove {
-			return alpha
+		if n.excluded != v.NoMove {
+			return n.alpha
 		}
-		if inCheck {
+		if n.inCheck {
 			return -MateScore + ply
 		}
 		return 0
 	}
-
 	if bestMove != v.NoMove {
-		t.updateHistories(ply, depth, bestMove, quiets[:nQuiets], noisies[:nNoisies])
+		t.updateHistories(ply, n.depth, bestMove, tried.quiets[:tried.nQuiets], tried.noisies[:tried.nNoisies])
 	}
-
-	if pvNode {
-		bestScore = min(max(bestScore, tbMin), tbMax)
+	if n.pvNode {
+		bestScore = min(max(bestScore, n.tbMin), n.tbMax)
 	}
-	if excluded == v.NoMove && !(root && t.pvIdx > 0) {
-		bound := BoundUpper
-		if bestScore >= beta {
-			bound = BoundLower
-		} else if pvNode && bestScore > origAlpha {
-			bound = BoundExact
-		}
-		t.e.tt.Store(key, bestMove, scoreToTT(bestScore, ply), rawEval, depth, bound, ttPV)
-		// Correction history: learn how far search results stray from the
-		// static eval for this pawn structure.
-		if !inCheck && (bestMove == v.NoMove || !isNoisy(pos, bestMove)) && !isDecisive(bestScore) &&
-			!(bound == BoundLower && bestScore <= ss.staticEval) && !(bound == BoundUpper && bestScore >= ss.staticEval) {
-			t.updateCorrection(bestScore-ss.staticEval, depth)
-		}
+	if n.excluded == v.NoMove && !(n.root && t.pvIdx > 0) {
+		t.storeNode(&n, bestScore, bestMove, origAlpha)
 	}
 	return bestScore
 }
 
-// probCut looks for a good capture that beats pcBeta, a margin above
-// beta, in a reduced search (first verified by a quiescence search). If
-// one does, the node is cut (cut is true, score its result; score 0 when
-// the search was stopped).
-func (t *thread) probCut(pcBeta, staticEval, rawEval, depth, ply int, ttMove v.Move, cutNode, ttPV bool) (score int, cut bool) {
-	pos := t.pos
-	pk := &t.pickers[ply][0]
-	pk.init(t, ply, ttMove, true)
-	for m := pk.next(); m != v.NoMove; m = pk.next() {
-		if !pos.SEE(m, pcBeta-staticEval) || !pos.IsLegal(m) {
-			continue
-		}
-		t.makeMove(m, ply)
-		s := -t.qsearch(-pcBeta, -pcBeta+1, ply+1)
-		if s >= pcBeta {
-			s = -t.search(-pcBeta, -pcBeta+1, depth-sp.probCutReduce, ply+1, !cutNode)
-		}
-		t.unmakeMove()
-		if t.stopped {
+// drawOrMateDistance ends a non-root node that is drawn or at the
+// maximum ply, and narrows the window to the mate scores still possible
+// at this ply (mate-distance pruning); done when the node ends there.
+func (t *thread) drawOrMateDistance(n *node) (score int, done bool) {
+	if t.pos.IsDrawInSearch(n.ply) {
+		return drawScore(t), true
+	}
+	if n.ply >= MaxPly-1 {
+		if n.inCheck {
 			return 0, true
 		}
-		if s >= pcBeta {
-			t.e.tt.Store(pos.Key(), m, scoreToTT(s, ply), rawEval, depth-(sp.probCutReduce-1), BoundLower, ttPV)
-			return s, true
+		return t.evaluate(), true
+	}
+	n.alpha = max(n.alpha, -MateScore+n.ply)
+	n.beta = min(n.beta, MateScore-n.ply-1)
+	if n.alpha >= n.beta {
+		return n.alpha, true
+	}
+	return 0, false
+}
+
+// probeTT reads the node's TT entry into n and cuts the node when the
+// entry's depth and bound decide it (never in PV nodes). A singular-
+// extension search (n.excluded set) reads the entry of its node, whose
+// move is the excluded one, but never cuts off on it nor stores.
+func (t *thread) probeTT(n *node) (score int, cut bool) {
+	pos := t.pos
+	n.key = pos.Key()
+	n.tte, n.ttHit = t.e.tt.Probe(n.key)
+	tte := &n.tte
+	if n.ttHit {
+		n.ttMove = tte.move
+		n.ttScore = scoreFromTT(tte.score, n.ply, pos.Rule50())
+	}
+	if n.root {
+		n.ttMove = t.rootMoves[t.pvIdx].move
+	}
+	n.ttPV = n.pvNode || (n.ttHit && tte.pv)
+	ttScore, beta := n.ttScore, n.beta
+	if !n.pvNode && n.ttHit && n.excluded == v.NoMove && tte.depth >= n.depth &&
+		(tte.bound == BoundExact || (tte.bound == BoundLower && ttScore >= beta) || (tte.bound == BoundUpper && ttScore < beta)) {
+		if n.ttMove != v.NoMove && ttScore >= beta && !isNoisy(pos, n.ttMove) && pos.IsPseudoLegal(n.ttMove) {
+			t.updateQuietStats(n.ply, n.ttMove, histBonus(n.depth), nil, 0)
+		}
+		if pos.Rule50() < sp.ttCutRule50 {
+			return ttScore, true
 		}
 	}
 	return 0, false
+}
+
+// probeTBNode asks the tablebases: a sure result ends the search here
+// (cut, and stored); in PV nodes a bound that does not cut limits the
+// score (n.tbMin, n.tbMax).
+func (t *thread) probeTBNode(n *node) (score int, cut bool) {
+	s, b, ok := t.probeTB(n.depth, n.ply)
+	if !ok {
+		return 0, false
+	}
+	if b == BoundExact || (b == BoundLower && s >= n.beta) || (b == BoundUpper && s <= n.alpha) {
+		t.e.tt.Store(n.key, v.NoMove, scoreToTT(s, n.ply), -Infinity, min(n.depth+6, MaxPly-1), b, n.ttPV)
+		return s, true
+	}
+	if n.pvNode {
+		if b == BoundLower {
+			n.tbMin = s
+		} else {
+			n.tbMax = s
+		}
+	}
+	return 0, false
+}
+
+// staticEval sets the node's static evaluations and whether it is
+// improving. The TT stores the raw eval; the correction is applied when
+// it is read. A node without a TT entry stores its raw eval at once.
+func (t *thread) staticEval(n *node) {
+	n.rawEval = -Infinity
+	if n.inCheck {
+		n.staticEval = -Infinity
+		n.eval = -Infinity
+		n.ss.staticEval = -Infinity
+		return
+	}
+	if n.excluded != v.NoMove {
+		// The singular search shares its node's evaluation.
+		n.staticEval, n.eval = n.ss.staticEval, n.ss.staticEval
+	} else {
+		tte, ttScore := &n.tte, n.ttScore
+		n.rawEval = t.rawEval(*tte, n.ttHit)
+		n.staticEval = t.correct(n.rawEval)
+		n.ss.staticEval = n.staticEval
+		n.eval = n.staticEval
+		if n.ttHit && ttScore != 0 && !isDecisive(ttScore) &&
+			((tte.bound == BoundLower && ttScore > n.eval) || (tte.bound == BoundUpper && ttScore < n.eval) || tte.bound == BoundExact) {
+			n.eval = ttScore
+		}
+		if !n.ttHit {
+			t.e.tt.Store(n.key, v.NoMove, 0, n.rawEval, sp.ttEvalDepth, BoundNone, n.ttPV)
+		}
+	}
+	prev2 := t.stack[n.ply+stackOff-2].staticEval
+	n.improving = n.ply >= 2 && prev2 != -Infinity && n.staticEval > prev2
+}
+
+// nextMove returns the next move to search at the node (NoMove when there
+// are no more): the root moves in order from the current PV index, or
+// the picker's legal moves but the excluded one.
+func (t *thread) nextMove(n *node, pk *picker, rootIdx *int) v.Move {
+	if n.root {
+		i := t.pvIdx + *rootIdx
+		if i >= len(t.rootMoves) {
+			return v.NoMove
+		}
+		*rootIdx++
+		return t.rootMoves[i].move
+	}
+	for {
+		m := pk.next()
+		if m == v.NoMove || (m != n.excluded && t.pos.IsLegal(m)) {
+			return m
+		}
+	}
+}
+
+// quietHistory is the history score of the quiet move m by side us at
+// ply: butterfly plus the 1-ply and 2-ply continuation histories.
+func (t *thread) quietHistory(m v.Move, us v.Color, ply int) int {
+	from, to := m.From(), m.To()
+	cto := to
+	if m.IsCastling() {
+		cto = m.CastlingKingTo()
+	}
+	idx := int(t.pos.PieceOn(from))*64 + int(cto)
+	return int(t.hist.butterfly[us][int(from)*64+int(to)]) +
+		int(t.hist.cont[t.stack[ply+stackOff-1].contIdx][idx]) +
+		int(t.hist.cont[t.stack[ply+stackOff-2].contIdx][idx])
+}
+
+// extension returns how many plies to extend move m by: singular
+// extensions for the TT move (which may instead cut the node: multi-cut,
+// or a stopped search), one ply for a check. The same m is never both.
+func (t *thread) extension(n *node, m v.Move, givesCheck bool) (ext int, cut bool, score int) {
+	if !n.root && n.ply < 2*t.rootDepth && m == n.ttMove && n.excluded == v.NoMove && n.depth >= sp.seMinDepth &&
+		n.ttHit && n.tte.bound&BoundLower != 0 && n.tte.depth >= n.depth-sp.seTTSlack && !IsMate(n.ttScore) {
+		return t.singularExtension(m, n.ttScore, n.beta, n.depth, n.ply, n.pvNode, n.cutNode)
+	}
+	if givesCheck && n.depth < sp.checkExtDepth {
+		return 1, false, 0
+	}
+	return 0, false, 0
+}
+
+// storeNode stores the node's result in the TT and, when the result is
+// a usable bound on the static eval, teaches the correction history how
+// far search results stray from the static eval for this pawn structure.
+func (t *thread) storeNode(n *node, bestScore int, bestMove v.Move, origAlpha int) {
+	bound := BoundUpper
+	if bestScore >= n.beta {
+		bound = BoundLower
+	} else if n.pvNode && bestScore > origAlpha {
+		bound = BoundExact
+	}
+	t.e.tt.Store(n.key, bestMove, scoreToTT(bestScore, n.ply), n.rawEval, n.depth, bound, n.ttPV)
+	se := n.ss.staticEval
+	if !n.inCheck && (bestMove == v.NoMove || !isNoisy(t.pos, bestMove)) && !isDecisive(bestScore) &&
+		!(bound == BoundLower && bestScore <= se) && !(bound == BoundUpper && bestScore >= se) {
+		t.updateCorrection(bestScore-se, n.depth)
+	}
+}
+
+// triedMoves are the moves searched at a node that did not become its
+// best move, for the history maluses (as many as fit).
+type triedMoves struct {
+	quiets            [64]v.Move
+	noisies           [32]v.Move
+	nQuiets, nNoisies int
+}
+
+func (tm *triedMoves) add(m v.Move, noisy bool) {
+	if noisy {
+		if tm.nNoisies < len(tm.noisies) {
+			tm.noisies[tm.nNoisies] = m
+			tm.nNoisies++
+		}
+	} else if tm.nQuiets < len(tm.quiets) {
+		tm.quiets[tm.nQuiets] = m
+		tm.nQuiets++
+	}
 }
 
 // singularExtension searches the node without the TT move m, at half
