@@ -1,6 +1,8 @@
 package search
 
 import (
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -74,5 +76,76 @@ func TestOptionsAndClearWaitForSearch(t *testing.T) {
 	}
 	if r := e.Search(v.NewStartPosition(), Limits{Depth: 4}, Callbacks{}); r.Best == v.NoMove {
 		t.Error("no move after SetOptions")
+	}
+}
+
+// Every exported Engine method may be called from any goroutine at any
+// time: searches, option changes (the table resized), clears and the
+// readers run at once, and the readers are also called from inside the
+// search's callbacks. Run under -race; a deadlock shows as the timeout.
+func TestEngineConcurrentCalls(t *testing.T) {
+	e := NewEngine(Options{HashMB: 1, Threads: 2, MultiPV: 2})
+	const rounds = 12
+	var infos atomic.Int64
+	cb := Callbacks{
+		OnInfo: func(Info) {
+			infos.Add(1)
+			if h := e.HashFull(); h < 0 || h > 1000 {
+				t.Errorf("hashfull %d", h)
+			}
+			if o := e.Options(); o.Threads < 1 || o.HashMB < 1 {
+				t.Errorf("options %+v", o)
+			}
+			e.PonderHit()
+		},
+		OnCurrMove: func(CurrMove) { e.HashFull() },
+	}
+
+	var workers, readers sync.WaitGroup
+	for g := 0; g < 2; g++ {
+		workers.Go(func() {
+			pos := v.NewStartPosition()
+			for i := 0; i < rounds; i++ {
+				if r := e.Search(pos, Limits{Nodes: 3000}, cb); r.Best == v.NoMove {
+					t.Error("no move")
+				}
+			}
+		})
+	}
+	workers.Go(func() {
+		for i := 0; i < rounds; i++ {
+			e.SetOptions(Options{HashMB: 1 + i%3, Threads: 1 + i%2, MultiPV: 1 + i%2})
+			e.Clear()
+		}
+	})
+	stop := make(chan struct{})
+	read := func(f func()) {
+		readers.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				f()
+				time.Sleep(100 * time.Microsecond)
+			}
+		})
+	}
+	read(func() { e.HashFull() })
+	read(func() { e.Options() })
+	read(func() { e.Stop(); e.PonderHit() })
+
+	finished := make(chan struct{})
+	go func() { workers.Wait(); close(finished) }()
+	select {
+	case <-finished:
+	case <-time.After(60 * time.Second):
+		t.Fatal("searches, SetOptions and Clear did not finish: deadlock?")
+	}
+	close(stop)
+	readers.Wait()
+	if infos.Load() == 0 {
+		t.Error("no info line reached the callback")
 	}
 }

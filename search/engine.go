@@ -12,12 +12,24 @@ import (
 	v "github.com/rochade/rochade/variant960"
 )
 
-// Engine owns the transposition table and the search threads.
+// Engine owns the transposition table and the search threads. All its
+// exported methods may be called from any goroutine at any time. Search,
+// SearchWith, SetOptions and Clear run one at a time (each waits for the
+// others), so they must not be called from a search's callbacks, which
+// would wait for their own search; Options, HashFull, Stop and PonderHit
+// never wait for a search and may be called from anywhere, callbacks
+// included.
 type Engine struct {
 	opts    Options
 	tt      *TT
 	threads []*thread
 	mu      sync.Mutex // held by a search, SetOptions and Clear: one at a time
+
+	// stateMu guards what Options and HashFull read without holding mu:
+	// opts, and the table's allocation, contents (cleared) and
+	// generation. Its writers hold mu as well, so code under mu (a
+	// search) reads them without stateMu. Lock order: mu, then stateMu.
+	stateMu sync.RWMutex
 
 	cur       atomic.Pointer[Control] // the running search's control, for Stop and PonderHit
 	ctl       *Control                // the running search's control, read by its threads
@@ -65,6 +77,7 @@ var ThreadBytes = int64(unsafe.Sizeof(thread{})) + int64(unsafe.Sizeof(contHistT
 const threadStackBytes = 512 << 10
 
 // SetOptions applies options. It waits for a running search to end.
+// Options and HashFull wait only for the table's resize.
 // Threads that go away are freed before the table is resized, and the
 // old table before the new one is allocated, so that memory in use never
 // holds both.
@@ -83,10 +96,12 @@ func (e *Engine) setOptions(opts Options) {
 		e.threads = slices.Clip(e.threads[:opts.Threads])
 		debug.FreeOSMemory()
 	}
+	e.stateMu.Lock()
 	if opts.HashMB != e.opts.HashMB {
 		e.tt.Resize(opts.HashMB)
 	}
 	e.opts = opts
+	e.stateMu.Unlock()
 	for len(e.threads) < opts.Threads {
 		t := &thread{id: len(e.threads), e: e, ev: eval.New()}
 		t.hist.cont = new(contHistTable)
@@ -97,15 +112,21 @@ func (e *Engine) setOptions(opts Options) {
 	}
 }
 
-// Options returns the current options.
-func (e *Engine) Options() Options { return e.opts }
+// Options returns the current options. It does not wait for a search.
+func (e *Engine) Options() Options {
+	e.stateMu.RLock()
+	defer e.stateMu.RUnlock()
+	return e.opts
+}
 
 // Clear empties the hash table and all histories (ucinewgame). It waits
 // for a running search to end.
 func (e *Engine) Clear() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.stateMu.Lock()
 	e.tt.Clear()
+	e.stateMu.Unlock()
 	for _, t := range e.threads {
 		cont := t.hist.cont
 		clear(cont[:])
@@ -114,8 +135,14 @@ func (e *Engine) Clear() {
 	}
 }
 
-// HashFull returns the permille of the table in use.
-func (e *Engine) HashFull() int { return e.tt.HashFull() }
+// HashFull returns the permille of the table in use. It does not wait
+// for a search (it reads the table while the search writes it), only for
+// a resize or clear of the table in progress.
+func (e *Engine) HashFull() int {
+	e.stateMu.RLock()
+	defer e.stateMu.RUnlock()
+	return e.tt.HashFull()
+}
 
 // Stop ends the running search, if one has started (it still reports its
 // best move). To stop a search that may not have started yet, use the
@@ -154,7 +181,9 @@ func (e *Engine) SearchWith(ctl *Control, pos *v.Position, limits Limits, cb Cal
 	e.cb = cb
 	e.bestMoveChanges = 0
 	e.lastReportNodes = 0
+	e.stateMu.Lock()
 	e.tt.NewSearch()
+	e.stateMu.Unlock()
 	e.setTimeLimits(pos)
 
 	// Root moves: legal, restricted by searchmoves.

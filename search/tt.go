@@ -57,7 +57,9 @@ func unpack(d uint64) ttData {
 	}
 }
 
-// TT is the shared transposition table.
+// TT is the shared transposition table. Probe, Store and HashFull may run
+// at the same time from any goroutines; Resize, Clear and NewSearch need
+// the table to themselves (the Engine sees to that).
 type TT struct {
 	buckets []ttBucket
 	gen     uint8
