@@ -4,13 +4,20 @@ import (
 	"errors"
 	"math/rand/v2"
 
+	"github.com/rochade/rochade/eval"
 	"github.com/rochade/rochade/search"
 	"github.com/rochade/rochade/variant960"
 )
 
-// EvalID names the evaluation that scored the data; it goes into the
-// manifest. The eval package will expose a net identity; until then "hce".
-var EvalID = "hce"
+// EvalID names the evaluation that scores the data, for the manifest:
+// "hce" for the hand-written evaluation, "nnue-<hash>" for a net (the
+// first 16 hex digits of the net file's SHA-256).
+func EvalID(net *eval.Net) string {
+	if net == nil {
+		return "hce"
+	}
+	return "nnue-" + net.Hash
+}
 
 // Play settings. Scores are centipawns; plies count both sides.
 const (
@@ -39,10 +46,11 @@ const (
 
 // PlayConfig is what a game depends on besides its seed and index.
 type PlayConfig struct {
-	Nodes     uint64 // soft node limit per move (search.Limits.SoftNodes)
-	HardNodes uint64 // hard node limit per move (search.Limits.Nodes); 0: 4 × Nodes
-	MaxPlies  int    // recorded plies before a game is scored a draw; 0: 400
-	HashMB    int    // per worker; 0: 16
+	Nodes     uint64    // soft node limit per move (search.Limits.SoftNodes)
+	HardNodes uint64    // hard node limit per move (search.Limits.Nodes); 0: 4 × Nodes
+	MaxPlies  int       // recorded plies before a game is scored a draw; 0: 400
+	HashMB    int       // per worker; 0: 16
+	Net       *eval.Net // evaluation net; nil: the hand-written evaluation
 }
 
 func (c PlayConfig) withDefaults() PlayConfig {
@@ -71,7 +79,7 @@ type player struct {
 
 func newPlayer(cfg PlayConfig) *player {
 	cfg = cfg.withDefaults()
-	return &player{cfg: cfg, eng: search.NewEngine(search.Options{HashMB: cfg.HashMB, Threads: 1, MultiPV: 1})}
+	return &player{cfg: cfg, eng: search.NewEngine(search.Options{HashMB: cfg.HashMB, Threads: 1, MultiPV: 1, Net: cfg.Net})}
 }
 
 // splitmix64 is a good 64-bit mixer (Steele, Lea, Flood).

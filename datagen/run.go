@@ -137,9 +137,9 @@ func Run(ctx context.Context, opt Options) error {
 	seen := make(map[uint64]struct{})
 	var next, doneGames, donePositions uint64
 	for _, e := range entries {
-		if e.Seed != opt.Seed || e.Nodes != opt.Play.Nodes || e.HardNodes != opt.Play.HardNodes {
-			return fmt.Errorf("datagen: %s holds chunks made with seed %d, nodes %d/%d; this run has seed %d, nodes %d/%d (use another --out)",
-				opt.Out, e.Seed, e.Nodes, e.HardNodes, opt.Seed, opt.Play.Nodes, opt.Play.HardNodes)
+		if e.Seed != opt.Seed || e.Nodes != opt.Play.Nodes || e.HardNodes != opt.Play.HardNodes || e.Eval != EvalID(opt.Play.Net) {
+			return fmt.Errorf("datagen: %s holds chunks made with seed %d, nodes %d/%d, eval %s; this run has seed %d, nodes %d/%d, eval %s (use another --out)",
+				opt.Out, e.Seed, e.Nodes, e.HardNodes, e.Eval, opt.Seed, opt.Play.Nodes, opt.Play.HardNodes, EvalID(opt.Play.Net))
 		}
 		if e.FirstGame != next {
 			return fmt.Errorf("datagen: %s line %d: chunk starts at game %d, want %d", ManifestName, e.lineNumber, e.FirstGame, next)
@@ -218,7 +218,7 @@ func Run(ctx context.Context, opt Options) error {
 
 	flush := func(end uint64) error {
 		e := ManifestEntry{
-			Chunk: fmt.Sprintf("chunk-%06d.rdg.zst", len(entries)), Engine: opt.Engine, Eval: EvalID,
+			Chunk: fmt.Sprintf("chunk-%06d.rdg.zst", len(entries)), Engine: opt.Engine, Eval: EvalID(opt.Play.Net),
 			Nodes: opt.Play.Nodes, HardNodes: opt.Play.HardNodes, Seed: opt.Seed,
 			FirstGame: chunkFirst, EndGame: end, Games: cw.games, Positions: cw.positions,
 		}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rochade/rochade/eval"
 	"github.com/rochade/rochade/variant960"
 )
 
@@ -162,7 +163,7 @@ func manifestSums(t *testing.T, dir string) []string {
 		if hex.EncodeToString(sum[:]) != e.SHA256 {
 			t.Errorf("%s: checksum differs from the manifest", e.Chunk)
 		}
-		if e.Engine != "test" || e.Eval != EvalID || e.Nodes != fast.Nodes || e.HardNodes != 4*fast.Nodes || e.Seed != 5 {
+		if e.Engine != "test" || e.Eval != EvalID(nil) || e.Nodes != fast.Nodes || e.HardNodes != 4*fast.Nodes || e.Seed != 5 {
 			t.Errorf("manifest entry %+v", e)
 		}
 		var games, positions uint64
@@ -245,6 +246,45 @@ func TestRunResume(t *testing.T) {
 	o.Seed = 6
 	if err := Run(context.Background(), o); err == nil {
 		t.Error("resume with another seed: no error")
+	}
+	// So is another evaluation.
+	net, err := eval.DefaultNet()
+	if err != nil {
+		t.Skip("no embedded net:", err)
+	}
+	o = runOpts(two, 7)
+	o.Play.Net = net
+	if err := Run(context.Background(), o); err == nil || !strings.Contains(err.Error(), "eval") {
+		t.Errorf("resume with a net over hand-written-eval chunks: %v", err)
+	}
+}
+
+// TestRunWithNet: games scored by a net name it in the manifest.
+func TestRunWithNet(t *testing.T) {
+	net, err := eval.DefaultNet()
+	if err != nil {
+		t.Skip("no embedded net:", err)
+	}
+	dir := t.TempDir()
+	o := runOpts(dir, 2)
+	o.Play.Net = net
+	if err := Run(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	es, err := ReadManifest(dir)
+	if err != nil || len(es) != 1 {
+		t.Fatalf("manifest: %v, %d entries", err, len(es))
+	}
+	if want := "nnue-" + net.Hash; es[0].Eval != want || len(net.Hash) != 16 {
+		t.Errorf("manifest eval %q, want %q", es[0].Eval, want)
+	}
+	// The net changes the games (the same seed with the hand-written eval).
+	hce := t.TempDir()
+	if err := Run(context.Background(), runOpts(hce, 2)); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := manifestSums(t, hce), es[0].SHA256; len(a) != 1 || strings.HasSuffix(a[0], b) {
+		t.Error("the net's games equal the hand-written eval's")
 	}
 }
 

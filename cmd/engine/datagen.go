@@ -58,6 +58,8 @@ func runDatagen(args []string, stdout, stderr io.Writer) int {
 	maxPlies := fs.Int("max-plies", 400, "recorded plies before a game is scored a draw")
 	hash := fs.Int("hash", 16, "hash table per thread, MB")
 	every := fs.Duration("progress", 10*time.Second, "progress report interval")
+	var nf netFlags
+	nf.register(fs)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, datagenUsage)
 		fs.PrintDefaults()
@@ -80,16 +82,21 @@ func runDatagen(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "rochade datagen: --nodes, --threads, --chunk, --max-plies and --hash must be positive")
 		return 2
 	}
+	net, err := nf.net()
+	if err != nil {
+		fmt.Fprintf(stderr, "rochade datagen: %v\n", err)
+		return 2
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	opt := datagen.Options{
 		Out: *out, Seed: *seed, Threads: *threads, Games: *games, Positions: *positions, ChunkGames: *chunk,
-		Play:     datagen.PlayConfig{Nodes: *nodes, HardNodes: *hard, MaxPlies: *maxPlies, HashMB: *hash},
+		Play:     datagen.PlayConfig{Nodes: *nodes, HardNodes: *hard, MaxPlies: *maxPlies, HashMB: *hash, Net: net},
 		Engine:   uci.Version,
 		Progress: stderr, ProgressEvery: *every,
 	}
 	fmt.Fprintf(stderr, "datagen: engine %s, eval %s, seed %d, nodes %d, threads %d, out %s\n",
-		uci.Version, datagen.EvalID, *seed, *nodes, *threads, *out)
+		uci.Version, datagen.EvalID(net), *seed, *nodes, *threads, *out)
 	if err := datagen.Run(ctx, opt); err != nil {
 		if errors.Is(err, context.Canceled) {
 			fmt.Fprintln(stderr, "rochade datagen: interrupted; the chunk in progress is lost, rerun to resume")
