@@ -241,3 +241,42 @@ func TestDefaultNet(t *testing.T) {
 		t.Errorf("a queen up scores %d", s)
 	}
 }
+
+// TestNetEndgameScale: the hand-written scale factor reaches the net's
+// score in drawish endgames and nowhere else.
+func TestNetEndgameScale(t *testing.T) {
+	n, err := DefaultNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := New()
+	e.SetNet(n)
+	defer func() { NetEndgameScale = true }()
+	for _, c := range []struct {
+		fen    string
+		scaled bool
+	}{
+		{"8/8/4b3/8/p7/1k6/8/1K6 b - - 3 59", true},         // wrong bishop: a draw
+		{"8/5k2/4b3/3p4/3P4/2B5/5K2/8 w - - 0 1", true},     // opposite-coloured bishops
+		{"8/8/8/3k4/8/3K4/2B5/2n5 w - - 0 1", true},         // minor against minor, no pawns
+		{"4k3/ppp5/8/8/8/8/PPP3B1/4K3 w - - 0 1", false},    // a bishop and pawns against pawns
+		{"4k3/pppq4/8/8/8/8/PPPR4/4K3 w - - 0 1", false},    // queen on the board
+		{"r3k3/ppp5/8/8/8/8/PPP1NB2/R3K3 w - - 0 1", false}, // more than a rook and a minor
+	} {
+		p := v.MustParseFEN(c.fen)
+		NetEndgameScale = false
+		raw := e.Evaluate(p)
+		NetEndgameScale = true
+		got := e.Evaluate(p)
+		want := raw * netScale(p, raw) / 64
+		if got != want {
+			t.Errorf("%s: %d, want %d (raw %d)", c.fen, got, want, raw)
+		}
+		if c.scaled != (netScale(p, raw) < 64) {
+			t.Errorf("%s: scale %d, scaled should be %v (raw %d)", c.fen, netScale(p, raw), c.scaled, raw)
+		}
+	}
+	if s := e.Evaluate(v.MustParseFEN("8/8/4b3/8/p7/1k6/8/1K6 b - - 3 59")); s != 0 {
+		t.Errorf("wrong-bishop draw scores %d", s)
+	}
+}
