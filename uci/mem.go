@@ -27,7 +27,7 @@ import (
 const (
 	// baseMB covers the Go runtime, code and static tables, I/O buffers,
 	// the position history and garbage between collections.
-	baseMB = 64
+	baseMB = 72
 	// defaultMemoryMB is assumed where memory cannot be measured.
 	defaultMemoryMB = 2048
 	// budgetShare (in percent) leaves room for the rest of the machine.
@@ -86,10 +86,17 @@ func (b memBudget) fitThreads(want, hash int) int {
 // setMemoryLimit tells the garbage collector to work harder before the
 // heap outgrows the budget (with a large table the default goal, twice
 // the live heap, could be far beyond it).
+// The limit leaves outsideGoMB of the budget to what the resident set
+// holds beyond the Go runtime's own memory (the binary's code and data
+// pages, C-level thread stacks), so that the resident set, not only the
+// runtime's memory, stays within the budget.
 func setMemoryLimit(b memBudget, hash, threads int) {
-	limit := max(b.mb, footprintMB(hash, threads))
+	limit := max(b.mb, footprintMB(hash, threads)) - outsideGoMB
 	debug.SetMemoryLimit(int64(limit) << 20)
 }
+
+// outsideGoMB is the part of baseMB that the Go memory limit does not see.
+const outsideGoMB = 16
 
 // kbField reads a "Name: N kB" line from a /proc file; -1 if absent.
 func kbField(file, name string) int64 {
