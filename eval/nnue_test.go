@@ -2,6 +2,9 @@ package eval
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -9,8 +12,9 @@ import (
 	v "github.com/rochade/rochade/variant960"
 )
 
-// randomNet has weights in the ranges a trained net uses.
-func randomNet(seed uint64) *Net {
+// randomNet has weights in the ranges a trained net uses, and the given
+// number of output buckets (the unused rows of O and OB stay zero).
+func randomNet(seed uint64, buckets int) *Net {
 	r := rand.New(rand.NewPCG(seed, 7))
 	n := &Net{}
 	for i := range n.W {
@@ -19,34 +23,102 @@ func randomNet(seed uint64) *Net {
 	for i := range n.B {
 		n.B[i] = int16(r.IntN(401) - 100)
 	}
-	for i := range n.O {
-		n.O[i] = int16(r.IntN(255) - 127)
+	for b := range buckets {
+		for i := range n.O[b] {
+			n.O[b][i] = int16(r.IntN(255) - 127)
+		}
+		n.OB[b] = int32(r.IntN(20001) - 10000)
 	}
-	n.OB = int32(r.IntN(20001) - 10000)
+	if err := n.SetBuckets(buckets); err != nil {
+		panic(err)
+	}
 	return n
 }
 
+// toV1 rewrites a one-bucket net file as format version 1 (no buckets
+// field, 36-byte header), with a new checksum.
+func toV1(t testing.TB, data []byte) []byte {
+	le := binary.LittleEndian
+	if le.Uint32(data[8:]) != 2 || le.Uint32(data[32:]) != 1 {
+		t.Fatal("toV1: not a one-bucket version 2 file")
+	}
+	v1 := append([]byte(nil), data[:32]...)
+	le.PutUint32(v1[8:], 1)
+	v1 = append(v1, data[36:len(data)-sha256.Size]...)
+	sum := sha256.Sum256(v1)
+	return append(v1, sum[:]...)
+}
+
+func TestBuckets(t *testing.T) {
+	var n Net
+	for p := 0; p <= 40; p++ {
+		if b := n.Bucket(p); b != 0 || n.Buckets() != 1 {
+			t.Fatalf("zero net: %d pieces in bucket %d of %d", p, b, n.Buckets())
+		}
+	}
+	for _, c := range []struct{ pieces, nb, want int }{
+		{2, 1, 0}, {32, 1, 0},
+		{2, 8, 0}, {5, 8, 0}, {6, 8, 1}, {17, 8, 3}, {29, 8, 6}, {30, 8, 7}, {32, 8, 7},
+		{12, 3, 0}, {13, 3, 1}, {24, 3, 2}, {3, 32, 1}, {32, 32, 30}, {30, 5, 4}, {32, 5, 4},
+	} {
+		if err := n.SetBuckets(c.nb); err != nil {
+			t.Fatal(err)
+		}
+		if got := n.Bucket(c.pieces); got != c.want {
+			t.Errorf("%d pieces, %d buckets: bucket %d, want %d", c.pieces, c.nb, got, c.want)
+		}
+	}
+	for _, bad := range []int{0, -1, 33} {
+		if err := n.SetBuckets(bad); err == nil {
+			t.Errorf("SetBuckets(%d): no error", bad)
+		}
+	}
+}
+
 func TestNetFileRoundTrip(t *testing.T) {
-	n := randomNet(1)
+	for _, nb := range []int{1, 8, 32} {
+		t.Run(fmt.Sprint(nb, " buckets"), func(t *testing.T) { testNetFile(t, nb) })
+	}
+}
+
+func testNetFile(t *testing.T, nb int) {
+	n := randomNet(1, nb)
 	var buf bytes.Buffer
 	if err := WriteNet(&buf, n, `{"test":true}`); err != nil {
 		t.Fatal(err)
 	}
 	data := buf.Bytes()
+	if want := 40 + 13 + 2*(768*256+256+nb*512) + 4*nb + 32; len(data) != want {
+		t.Fatalf("file is %d bytes, want %d", len(data), want)
+	}
+	if v, b := binary.LittleEndian.Uint32(data[8:]), binary.LittleEndian.Uint32(data[32:]); v != 2 || b != uint32(nb) {
+		t.Fatalf("version %d, buckets %d", v, b)
+	}
 	m, err := LoadNet(data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.W != n.W || m.B != n.B || m.O != n.O || m.OB != n.OB || m.Manifest != `{"test":true}` || len(m.Hash) != 16 {
+	if m.W != n.W || m.B != n.B || m.O != n.O || m.OB != n.OB || m.Buckets() != nb || m.bucketOf != n.bucketOf ||
+		m.Manifest != `{"test":true}` || len(m.Hash) != 16 {
 		t.Fatal("net differs after a round trip")
 	}
+	// Bucket counts outside 1..32 are refused, with a valid checksum too.
+	for _, bad := range []uint32{0, 33, 1 << 31} {
+		b := bytes.Clone(data)
+		binary.LittleEndian.PutUint32(b[32:], bad)
+		s := sha256.Sum256(b[:len(b)-32])
+		copy(b[len(b)-32:], s[:])
+		if _, err := LoadNet(b); err == nil || !strings.Contains(err.Error(), "buckets") {
+			t.Errorf("%d buckets: err = %v", bad, err)
+		}
+	}
 	// Every truncation and a flipped byte anywhere are errors, not panics.
-	for _, cut := range []int{0, 7, 8, 35, 36, 100, len(data) / 2, len(data) - 1} {
+	for _, cut := range []int{0, 7, 8, 35, 36, 39, 40, 71, 72, 100, len(data) / 2, len(data) - 1} {
 		if _, err := LoadNet(data[:cut]); err == nil {
 			t.Errorf("truncated to %d bytes: no error", cut)
 		}
 	}
-	for _, at := range []int{0, 9, 13, 40, 5000, len(data) - 40, len(data) - 1} {
+	for _, at := range []int{0, 9, 13, 33, 40, 5000, len(data) - 40, len(data) - 1} {
 		bad := bytes.Clone(data)
 		bad[at] ^= 0x20
 		if _, err := LoadNet(bad); err == nil {
@@ -55,11 +127,82 @@ func TestNetFileRoundTrip(t *testing.T) {
 	}
 }
 
+// TestNetV1Loads: a version 1 file (36-byte header, no buckets field)
+// loads as one bucket and scores exactly as the same net written as
+// version 2.
+func TestNetV1Loads(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteNet(&buf, randomNet(12, 1), `{"v":1}`); err != nil {
+		t.Fatal(err)
+	}
+	v2 := buf.Bytes()
+	v1 := toV1(t, v2)
+	a, err := LoadNet(v1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := LoadNet(v2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Buckets() != 1 || a.W != b.W || a.B != b.B || a.O != b.O || a.OB != b.OB || a.Manifest != `{"v":1}` {
+		t.Fatal("v1 file loads differently")
+	}
+	for _, p := range testPositions(t) {
+		if x, y := EvaluateNet(a, p), EvaluateNet(b, p); x != y {
+			t.Fatalf("%s: v1 %d, v2 %d", p.ShredderFEN(), x, y)
+		}
+	}
+	for _, cut := range []int{35, 36, 67, 68, len(v1) - 1} {
+		if _, err := LoadNet(v1[:cut]); err == nil {
+			t.Errorf("v1 truncated to %d bytes: no error", cut)
+		}
+	}
+}
+
+// TestNetBucketsUsed: each output bucket scores exactly the positions of
+// its piece counts: changing one bucket's bias moves the score of those
+// positions only.
+func TestNetBucketsUsed(t *testing.T) {
+	n := randomNet(13, 8)
+	e := New()
+	e.SetNet(n)
+	seen := map[int]bool{}
+	for _, p := range testPositions(t) {
+		b := n.Bucket(p.Occupied().Count())
+		seen[b] = true
+		before := make([]int, 8)
+		for k := range 8 {
+			m := *n
+			m.OB[k] += NetQA * NetQB * 10 / NetScale // +10 cp in bucket k
+			before[k] = EvaluateNet(&m, p)
+		}
+		base := EvaluateNet(n, p)
+		for k := range 8 {
+			if d := before[k] - base; (k == b) != (d >= 9 && d <= 11) || (k != b && d != 0) {
+				t.Fatalf("%s (%d pieces, bucket %d): raising bucket %d's bias moved the score by %d",
+					p.ShredderFEN(), p.Occupied().Count(), b, k, d)
+			}
+		}
+		e.Reset(p)
+		if got := e.evaluateNNUE(p); got != base {
+			t.Fatalf("incremental %d, refresh %d", got, base)
+		}
+	}
+	if len(seen) < 4 {
+		t.Errorf("test positions cover buckets %v only", seen)
+	}
+}
+
 func FuzzLoadNet(f *testing.F) {
 	var buf bytes.Buffer
-	_ = WriteNet(&buf, randomNet(2), "{}")
+	_ = WriteNet(&buf, randomNet(2, 1), "{}")
+	f.Add(toV1(f, buf.Bytes()))
 	f.Add(buf.Bytes())
 	f.Add(buf.Bytes()[:100])
+	buf.Reset()
+	_ = WriteNet(&buf, randomNet(2, 8), "{}")
+	f.Add(buf.Bytes())
 	f.Add([]byte("RCHDNNUE"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		n, err := LoadNet(data)
@@ -69,60 +212,11 @@ func FuzzLoadNet(f *testing.F) {
 	})
 }
 
-// TestSIMDMatchesGeneric: the vector kernels and the pure-Go reference
-// give exactly the same integers.
-func TestSIMDMatchesGeneric(t *testing.T) {
-	if !useAVX2 {
-		t.Skip("no AVX2 on this CPU")
-	}
-	n := randomNet(3)
-	r := rand.New(rand.NewPCG(4, 5))
-	for iter := 0; iter < 2000; iter++ {
-		var src, d1, d2 [NetHidden]int16
-		for i := range src {
-			src[i] = int16(r.IntN(2000) - 700)
-		}
-		var adds, subs [2]*int16
-		na, ns := r.IntN(3), r.IntN(3)
-		for k := 0; k < na; k++ {
-			adds[k] = &n.W[r.IntN(NetInputs)*NetHidden]
-		}
-		for k := 0; k < ns; k++ {
-			subs[k] = &n.W[r.IntN(NetInputs)*NetHidden]
-		}
-		accUpdateAVX2(&d1, &src, &adds, na, &subs, ns)
-		accUpdateGeneric(&d2, &src, &adds, na, &subs, ns)
-		if d1 != d2 {
-			t.Fatalf("accUpdate differs (adds %d, subs %d)", na, ns)
-		}
-		w := (*[NetHidden]int16)(n.O[r.IntN(2)*NetHidden:])
-		useAVX2 = true
-		a := screluDot(&src, w)
-		useAVX2 = false
-		b := screluDot(&src, w)
-		useAVX2 = true
-		if a != b {
-			t.Fatalf("screluDot differs: %d vs %d", a, b)
-		}
-	}
-	// Saturated inputs and extreme weights: the worst case for overflow.
-	var acc, w [NetHidden]int16
-	for i := range acc {
-		acc[i], w[i] = 1000, 127
-	}
-	useAVX2 = false
-	want := screluDot(&acc, &w)
-	useAVX2 = true
-	if got := screluDot(&acc, &w); got != want || want != 255*255*127*NetHidden {
-		t.Fatalf("saturated screluDot %d, want %d", got, want)
-	}
-}
-
 // walk plays random games from the test positions, pushing and popping
 // on the evaluator as the search does, and checks the incremental
 // accumulators against a refresh after every move and every take-back.
 func TestIncrementalMatchesRefresh(t *testing.T) {
-	n := randomNet(6)
+	n := randomNet(6, 8)
 	e := New()
 	e.SetNet(n)
 	r := rand.New(rand.NewPCG(8, 9))
@@ -193,7 +287,7 @@ func TestIncrementalMatchesRefresh(t *testing.T) {
 
 func TestNNUESymmetry(t *testing.T) {
 	e := New()
-	e.SetNet(randomNet(10))
+	e.SetNet(randomNet(10, 8))
 	for _, p := range testPositions(t) {
 		fen := p.ShredderFEN()
 		q := v.MustParseFEN(flipFEN(fen))
@@ -205,7 +299,7 @@ func TestNNUESymmetry(t *testing.T) {
 
 func BenchmarkNNUEIncremental(b *testing.B) {
 	e := New()
-	e.SetNet(randomNet(11))
+	e.SetNet(randomNet(11, 8))
 	p := v.MustParseFEN(middlegames[0])
 	var ml v.MoveList
 	p.GenerateLegal(&ml)

@@ -142,5 +142,5 @@ func (e *Evaluator) evaluateNNUE(p *v.Position) int {
 		return EvaluateNet(e.net, p)
 	}
 	us := p.Side()
-	return e.net.output(&en.acc[us], &en.acc[us.Other()])
+	return e.net.output(&en.acc[us], &en.acc[us.Other()], p.Occupied().Count())
 }

@@ -15,8 +15,8 @@ import (
 	v "github.com/rochade/rochade/variant960"
 )
 
-// writeRandomNet writes a net with random weights in a trained net's
-// ranges and returns its path.
+// writeRandomNet writes a net with eight output buckets and random
+// weights in a trained net's ranges and returns its path.
 func writeRandomNet(t *testing.T, seed uint64) (string, *eval.Net) {
 	t.Helper()
 	r := rand.New(rand.NewPCG(seed, 1))
@@ -27,8 +27,13 @@ func writeRandomNet(t *testing.T, seed uint64) (string, *eval.Net) {
 	for i := range n.B {
 		n.B[i] = int16(r.IntN(301) - 50)
 	}
-	for i := range n.O {
-		n.O[i] = int16(r.IntN(255) - 127)
+	for b := range 8 {
+		for i := range n.O[b] {
+			n.O[b][i] = int16(r.IntN(255) - 127)
+		}
+	}
+	if err := n.SetBuckets(8); err != nil {
+		t.Fatal(err)
 	}
 	var buf bytes.Buffer
 	if err := eval.WriteNet(&buf, n, `{"test":"random"}`); err != nil {

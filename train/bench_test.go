@@ -31,7 +31,7 @@ func BenchmarkGradient(b *testing.B) {
 	}
 	cfg := DefaultConfig()
 	cfg.Threads = 1
-	tr := NewTrainer(NewNet(1), cfg)
+	tr := NewTrainer(NewNet(1, DefaultBuckets), cfg)
 	b.ResetTimer()
 	c0 := cpuTime()
 	for range b.N {

@@ -11,12 +11,15 @@ import (
 
 const ckptMagic = "RCHDCKPT"
 
-// ckptHeader is the fixed part of a checkpoint, followed by P, M and V
-// (NumParam float32 each), little-endian.
+// ckptVersion is the checkpoint format: 2 added Buckets. Version 1
+// checkpoints (written before output buckets) are refused.
+const ckptVersion = 2
+
+// A checkpoint is the magic, a uint32 version and a ckptHeader, followed
+// by P, M and V (NumParam float32 each), all little-endian.
 type ckptHeader struct {
-	Magic    [8]byte
-	Version  uint32
 	NumParam uint32
+	Buckets  uint32
 	Epoch    uint32
 	Step     uint64
 	K        float64
@@ -32,9 +35,9 @@ func (t *Trainer) SaveCheckpoint(path string) error {
 		return err
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
-	h := ckptHeader{Version: 1, NumParam: NumParam, Epoch: uint32(t.Epoch), Step: uint64(t.Step), K: t.Cfg.K, Lambda: t.Cfg.Lambda}
-	copy(h.Magic[:], ckptMagic)
-	for _, x := range []any{h, t.P, t.M, t.V} {
+	h := ckptHeader{NumParam: uint32(len(t.P)), Buckets: uint32(t.Net.Buckets()),
+		Epoch: uint32(t.Epoch), Step: uint64(t.Step), K: t.Cfg.K, Lambda: t.Cfg.Lambda}
+	for _, x := range []any{[]byte(ckptMagic), uint32(ckptVersion), h, t.P, t.M, t.V} {
 		if err = binary.Write(w, binary.LittleEndian, x); err != nil {
 			break
 		}
@@ -54,6 +57,7 @@ func (t *Trainer) SaveCheckpoint(path string) error {
 
 // Checkpoint is what LoadCheckpoint restores.
 type Checkpoint struct {
+	Buckets   int
 	Epoch     int
 	Step      int64
 	K, Lambda float64
@@ -68,18 +72,26 @@ func LoadCheckpoint(path string) (*Checkpoint, error) {
 	}
 	defer f.Close()
 	r := bufio.NewReaderSize(f, 1<<20)
+	var magic [12]byte
+	if _, err := io.ReadFull(r, magic[:]); err != nil || string(magic[:8]) != ckptMagic {
+		return nil, fmt.Errorf("%s: not a trainer checkpoint", path)
+	}
+	if ver := binary.LittleEndian.Uint32(magic[8:]); ver != ckptVersion {
+		return nil, fmt.Errorf("%s: checkpoint format v%d, this trainer reads v%d only (v1 was written before output buckets; start a new run)", path, ver, ckptVersion)
+	}
 	var h ckptHeader
 	if err := binary.Read(r, binary.LittleEndian, &h); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if string(h.Magic[:]) != ckptMagic || h.Version != 1 {
-		return nil, fmt.Errorf("%s: not a trainer checkpoint (v1)", path)
+	if h.Buckets < 1 || h.Buckets > MaxBuckets {
+		return nil, fmt.Errorf("%s: %d output buckets, want 1..%d", path, h.Buckets, MaxBuckets)
 	}
-	if h.NumParam != NumParam {
-		return nil, fmt.Errorf("%s: %d parameters, want %d", path, h.NumParam, NumParam)
+	np := NumParams(int(h.Buckets))
+	if h.NumParam != uint32(np) {
+		return nil, fmt.Errorf("%s: %d parameters, want %d for %d buckets", path, h.NumParam, np, h.Buckets)
 	}
-	c := &Checkpoint{Epoch: int(h.Epoch), Step: int64(h.Step), K: h.K, Lambda: h.Lambda,
-		P: make([]float32, NumParam), M: make([]float32, NumParam), V: make([]float32, NumParam)}
+	c := &Checkpoint{Buckets: int(h.Buckets), Epoch: int(h.Epoch), Step: int64(h.Step), K: h.K, Lambda: h.Lambda,
+		P: make([]float32, np), M: make([]float32, np), V: make([]float32, np)}
 	for _, x := range [][]float32{c.P, c.M, c.V} {
 		if err := binary.Read(r, binary.LittleEndian, x); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
@@ -95,6 +107,6 @@ func LoadCheckpoint(path string) (*Checkpoint, error) {
 // counters; cfg supplies the rest (its K and Lambda are used as given).
 func Resume(c *Checkpoint, cfg Config) *Trainer {
 	t := &Trainer{Cfg: cfg, P: c.P, M: c.M, V: c.V, Step: c.Step, Epoch: c.Epoch, Net: &Net{}}
-	t.alias()
+	t.alias(c.Buckets)
 	return t
 }

@@ -2,20 +2,23 @@
 // positions and writes the quantised net file the engine loads. No engine
 // package imports it.
 //
-// The network (file format v1) is 768 -> 256x2 -> 1: each colour has an
-// accumulator over the 768 piece-square inputs seen from its own side, the
-// activation is SCReLU (clamp to [0,1], squared) and the output layer reads
-// the side to move's accumulator first. See WriteNetFile for the file layout.
+// The network (file format v2) is 768 -> 256x2 -> 1 with B output buckets:
+// each colour has an accumulator over the 768 piece-square inputs seen from
+// its own side, the activation is SCReLU (clamp to [0,1], squared) and the
+// output layer reads the side to move's accumulator first; it has B sets of
+// weights, and the number of pieces on the board picks one (Bucket). See
+// WriteNetFile for the file layout.
 package train
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 
 	v "github.com/rochade/rochade/variant960"
 )
 
-// Network shape and quantisation constants of net file format v1.
+// Network shape and quantisation constants of the net file format.
 const (
 	Inputs  = 768
 	Hidden  = 256
@@ -27,6 +30,22 @@ const (
 
 // MaxPieces is the most pieces a position can hold (32).
 const MaxPieces = 32
+
+// MaxBuckets is the most output buckets a net may have.
+const MaxBuckets = 32
+
+// DefaultBuckets is the number of output buckets a new net gets unless
+// told otherwise (rochade train --buckets).
+const DefaultBuckets = 8
+
+// Bucket is the output bucket of a position with the given number of
+// pieces (kings and pawns included) in a net with buckets buckets: the
+// piece counts 2..32 are cut into runs of ceil(32/buckets), the last
+// bucket taking what is left. One bucket is the plain net.
+func Bucket(pieces, buckets int) int {
+	div := (MaxPieces + buckets - 1) / buckets
+	return min(max(pieces-2, 0)/div, buckets-1)
+}
 
 // Feature is the input index of a piece of colour c and type t (Pawn..King)
 // on square s, seen from perspective p (the colour whose accumulator it is).
@@ -52,20 +71,31 @@ func flip(f uint16) uint16 {
 }
 
 // Net holds float weights. W is [Inputs][Hidden] flat (index f*Hidden+h),
-// O is [2*Hidden]: the side to move's half first.
+// O is [Buckets][2*Hidden] flat (index b*2*Hidden + h, the side to move's
+// half first) and OB [Buckets]; Buckets is len(OB).
 type Net struct {
 	W  []float32
 	B  []float32
 	O  []float32
-	OB float32
+	OB []float32
 }
 
-// NewNet returns a randomly initialised net (deterministic for a seed).
-func NewNet(seed uint64) *Net {
+// Buckets is the number of output buckets.
+func (n *Net) Buckets() int { return len(n.OB) }
+
+// NewNet returns a randomly initialised net with the given number of
+// output buckets (1..MaxBuckets), deterministic for a seed. Bucket 0 gets
+// the same weights whatever the number of buckets, so a one-bucket net is
+// the net of the trainer before buckets.
+func NewNet(seed uint64, buckets int) *Net {
+	if buckets < 1 || buckets > MaxBuckets {
+		panic(fmt.Sprintf("train: %d output buckets, want 1..%d", buckets, MaxBuckets))
+	}
 	n := &Net{
-		W: make([]float32, Inputs*Hidden),
-		B: make([]float32, Hidden),
-		O: make([]float32, 2*Hidden),
+		W:  make([]float32, Inputs*Hidden),
+		B:  make([]float32, Hidden),
+		O:  make([]float32, buckets*2*Hidden),
+		OB: make([]float32, buckets),
 	}
 	r := rand.New(rand.NewPCG(seed, 0x7261696e))
 	// About 30 inputs are active: an accumulator starts with a spread of
@@ -88,7 +118,7 @@ func (n *Net) Clone() *Net {
 		W:  append([]float32(nil), n.W...),
 		B:  append([]float32(nil), n.B...),
 		O:  append([]float32(nil), n.O...),
-		OB: n.OB,
+		OB: append([]float32(nil), n.OB...),
 	}
 	return c
 }
@@ -98,7 +128,7 @@ func (n *Net) Clip() {
 	clip(n.W)
 	clip(n.B)
 	clip(n.O)
-	n.OB = min(max(n.OB, -MaxSize), MaxSize)
+	clip(n.OB)
 }
 
 func clip(x []float32) {
@@ -144,10 +174,12 @@ func (n *Net) accumulate(acc *[Hidden]float32, feats []uint16) {
 	accumulateRows(acc, (*[Hidden]float32)(n.B), n.W, feats)
 }
 
-// output is the raw output (eval = output*Scale) given both accumulators.
-func (n *Net) output(stm, opp *[Hidden]float32) float32 {
-	return dotSCReLU(stm, (*[Hidden]float32)(n.O[:Hidden])) +
-		dotSCReLU(opp, (*[Hidden]float32)(n.O[Hidden:])) + n.OB
+// output is the raw output (eval = output*Scale) of output bucket b given
+// both accumulators.
+func (n *Net) output(stm, opp *[Hidden]float32, b int) float32 {
+	o := n.O[b*2*Hidden : (b+1)*2*Hidden]
+	return dotSCReLU(stm, (*[Hidden]float32)(o[:Hidden])) +
+		dotSCReLU(opp, (*[Hidden]float32)(o[Hidden:])) + n.OB[b]
 }
 
 // EvalFeatures is the float network's raw output for White-perspective
@@ -158,7 +190,7 @@ func (n *Net) EvalFeatures(fw []uint16, whiteToMove bool) float32 {
 	var as, ao [Hidden]float32
 	n.accumulate(&as, stm[:len(fw)])
 	n.accumulate(&ao, opp[:len(fw)])
-	return n.output(&as, &ao)
+	return n.output(&as, &ao, Bucket(len(fw), n.Buckets()))
 }
 
 // Eval is the float network's evaluation of pos in centipawns from the side

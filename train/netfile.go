@@ -16,17 +16,21 @@ import (
 // NetMagic opens every net file.
 const NetMagic = "RCHDNNUE"
 
-// NetVersion is the file format version written.
-const NetVersion = 1
+// NetVersion is the file format version written. ReadNetFile also reads
+// version 1 (no buckets field; one output bucket).
+const NetVersion = 2
 
 // QuantNet is a quantised net as the file holds it.
 type QuantNet struct {
 	W        []int16 // [Inputs][Hidden], round(W*QA)
 	B        []int16 // [Hidden], round(B*QA)
-	O        []int16 // [2*Hidden], side to move first, round(O*QB)
-	OB       int32   // round(ob*QA*QB)
+	O        []int16 // [Buckets][2*Hidden], side to move first, round(O*QB)
+	OB       []int32 // [Buckets], round(ob*QA*QB)
 	Manifest []byte  // UTF-8 JSON
 }
+
+// Buckets is the number of output buckets.
+func (q *QuantNet) Buckets() int { return len(q.OB) }
 
 func roundClamp16(x float64) int16 {
 	r := math.Round(x)
@@ -40,7 +44,7 @@ func (n *Net) Quantise() *QuantNet {
 		W:  make([]int16, len(n.W)),
 		B:  make([]int16, len(n.B)),
 		O:  make([]int16, len(n.O)),
-		OB: int32(math.Round(float64(n.OB) * QA * QB)),
+		OB: make([]int32, len(n.OB)),
 	}
 	for i, w := range n.W {
 		q.W[i] = roundClamp16(float64(w) * QA)
@@ -51,34 +55,50 @@ func (n *Net) Quantise() *QuantNet {
 	for i, w := range n.O {
 		q.O[i] = roundClamp16(float64(w) * QB)
 	}
+	for i, w := range n.OB {
+		q.OB[i] = int32(math.Round(float64(w) * QA * QB))
+	}
 	return q
 }
 
-// WriteNetFile writes q in net file format v1 (all little-endian):
+// headerV1 and headerV2 are the sizes of the fixed headers, up to the
+// manifest.
+const (
+	headerV1 = 36
+	headerV2 = 40
+)
+
+// WriteNetFile writes q in net file format v2 (all little-endian), with
+// B = q.Buckets() output buckets:
 //
 //	0   [8]byte "RCHDNNUE"
-//	8   uint32 version = 1
+//	8   uint32 version = 2
 //	12  uint32 inputs = 768
 //	16  uint32 hidden = 256
 //	20  uint32 QA = 255
 //	24  uint32 QB = 64
 //	28  uint32 scale = 400
-//	32  uint32 manifestLen
-//	36  manifest: manifestLen bytes of UTF-8 JSON
+//	32  uint32 buckets = B (1..32)
+//	36  uint32 manifestLen
+//	40  manifest: manifestLen bytes of UTF-8 JSON
 //	..  int16 W[768][256] (index f*256+h)
 //	..  int16 B[256]
-//	..  int16 O[512] (0..255 side to move, 256..511 other side)
-//	..  int32 ob
+//	..  int16 O[B][512] (per bucket: 0..255 side to move, 256..511 other side)
+//	..  int32 ob[B]
 //	..  [32]byte SHA-256 of all preceding bytes
+//
+// Version 1 is the same without the buckets field (a 36-byte header) and
+// with one bucket.
 func WriteNetFile(w io.Writer, q *QuantNet) error {
-	if len(q.W) != Inputs*Hidden || len(q.B) != Hidden || len(q.O) != 2*Hidden {
+	nb := q.Buckets()
+	if len(q.W) != Inputs*Hidden || len(q.B) != Hidden || nb < 1 || nb > MaxBuckets || len(q.O) != nb*2*Hidden {
 		return errors.New("net has the wrong shape")
 	}
 	var buf bytes.Buffer
-	buf.Grow(36 + len(q.Manifest) + 2*(len(q.W)+len(q.B)+len(q.O)) + 4 + 32)
+	buf.Grow(headerV2 + len(q.Manifest) + 2*(len(q.W)+len(q.B)+len(q.O)) + 4*nb + 32)
 	buf.WriteString(NetMagic)
 	le := binary.LittleEndian
-	for _, x := range []uint32{NetVersion, Inputs, Hidden, QA, QB, Scale, uint32(len(q.Manifest))} {
+	for _, x := range []uint32{NetVersion, Inputs, Hidden, QA, QB, Scale, uint32(nb), uint32(len(q.Manifest))} {
 		buf.Write(le.AppendUint32(nil, x))
 	}
 	buf.Write(q.Manifest)
@@ -89,7 +109,9 @@ func WriteNetFile(w io.Writer, q *QuantNet) error {
 			buf.Write(b2[:])
 		}
 	}
-	buf.Write(le.AppendUint32(nil, uint32(q.OB)))
+	for _, x := range q.OB {
+		buf.Write(le.AppendUint32(nil, uint32(x)))
+	}
 	sum := sha256.Sum256(buf.Bytes())
 	buf.Write(sum[:])
 	_, err := w.Write(buf.Bytes())
@@ -113,35 +135,50 @@ func writeFileAtomic(path string, data []byte) error {
 	return os.Rename(tmp, path)
 }
 
-// ReadNetFile parses and checks a net file (format v1): magic, header
-// values, lengths and the SHA-256 trailer.
+// ReadNetFile parses and checks a net file (format v2, or v1 as one
+// bucket): magic, header values, lengths and the SHA-256 trailer.
 func ReadNetFile(data []byte) (*QuantNet, error) {
-	const header = 36
-	if len(data) < header+32 {
+	if len(data) < headerV1+32 {
 		return nil, errors.New("net file too short")
 	}
 	if string(data[:8]) != NetMagic {
 		return nil, errors.New("not a Rochade net file (bad magic)")
 	}
 	le := binary.LittleEndian
-	want := []uint32{NetVersion, Inputs, Hidden, QA, QB, Scale}
-	names := []string{"version", "inputs", "hidden", "QA", "QB", "scale"}
+	header, nb := headerV2, 0
+	switch ver := le.Uint32(data[8:]); ver {
+	case 1:
+		header, nb = headerV1, 1
+	case 2:
+		if len(data) < headerV2+32 {
+			return nil, errors.New("net file too short")
+		}
+		b := le.Uint32(data[32:])
+		if b < 1 || b > MaxBuckets {
+			return nil, fmt.Errorf("net file has %d output buckets, want 1..%d", b, MaxBuckets)
+		}
+		nb = int(b)
+	default:
+		return nil, fmt.Errorf("net file version is %d, want 1 or %d", ver, NetVersion)
+	}
+	want := []uint32{Inputs, Hidden, QA, QB, Scale}
+	names := []string{"inputs", "hidden", "QA", "QB", "scale"}
 	for i, w := range want {
-		if got := le.Uint32(data[8+4*i:]); got != w {
+		if got := le.Uint32(data[12+4*i:]); got != w {
 			return nil, fmt.Errorf("net file %s is %d, want %d", names[i], got, w)
 		}
 	}
-	mlen := int(le.Uint32(data[32:]))
-	total := header + mlen + 2*(Inputs*Hidden+Hidden+2*Hidden) + 4 + 32
-	if mlen < 0 || len(data) != total {
+	mlen := uint64(le.Uint32(data[header-4:]))
+	total := uint64(header) + mlen + 2*uint64(Inputs*Hidden+Hidden+nb*2*Hidden) + 4*uint64(nb) + 32
+	if uint64(len(data)) != total {
 		return nil, fmt.Errorf("net file is %d bytes, want %d", len(data), total)
 	}
 	body := data[:total-32]
 	if sum := sha256.Sum256(body); !bytes.Equal(sum[:], data[total-32:]) {
 		return nil, errors.New("net file checksum mismatch")
 	}
-	q := &QuantNet{Manifest: append([]byte(nil), data[header:header+mlen]...)}
-	p := header + mlen
+	q := &QuantNet{Manifest: append([]byte(nil), data[header:header+int(mlen)]...)}
+	p := header + int(mlen)
 	read16 := func(n int) []int16 {
 		out := make([]int16, n)
 		for i := range out {
@@ -152,8 +189,12 @@ func ReadNetFile(data []byte) (*QuantNet, error) {
 	}
 	q.W = read16(Inputs * Hidden)
 	q.B = read16(Hidden)
-	q.O = read16(2 * Hidden)
-	q.OB = int32(le.Uint32(data[p:]))
+	q.O = read16(nb * 2 * Hidden)
+	q.OB = make([]int32, nb)
+	for i := range q.OB {
+		q.OB[i] = int32(le.Uint32(data[p:]))
+		p += 4
+	}
 	return q, nil
 }
 
@@ -169,9 +210,10 @@ func LoadNetFile(path string) (*QuantNet, error) {
 // QuantEval is the reference integer inference of a quantised net: the
 // engine's evaluation of pos in centipawns, side to move's point of view.
 // Accumulators are int16 (sums are checked for overflow), the activation
-// is clamp(acc, 0, QA)^2 and
+// is clamp(acc, 0, QA)^2, the output bucket b is Bucket(pieces, Buckets)
+// and
 //
-//	out = (sum/QA + ob) * Scale / (QA*QB)
+//	out = (sum/QA + ob[b]) * Scale / (QA*QB)
 //
 // with Go's truncating int64 division.
 func (q *QuantNet) QuantEval(pos *v.Position) int {
@@ -184,8 +226,10 @@ func (q *QuantNet) QuantEval(pos *v.Position) int {
 func (q *QuantNet) EvalFeatures(fw []uint16, whiteToMove bool) int {
 	var stm, opp [MaxPieces]uint16
 	perspectives(fw, whiteToMove, &stm, &opp)
-	sum := q.half(stm[:len(fw)], q.O[:Hidden]) + q.half(opp[:len(fw)], q.O[Hidden:])
-	out := (sum/QA + int64(q.OB)) * Scale / (QA * QB)
+	b := Bucket(len(fw), q.Buckets())
+	o := q.O[b*2*Hidden : (b+1)*2*Hidden]
+	sum := q.half(stm[:len(fw)], o[:Hidden]) + q.half(opp[:len(fw)], o[Hidden:])
+	out := (sum/QA + int64(q.OB[b])) * Scale / (QA * QB)
 	return int(out)
 }
 
@@ -218,7 +262,7 @@ func (q *QuantNet) Float() *Net {
 		W:  make([]float32, len(q.W)),
 		B:  make([]float32, len(q.B)),
 		O:  make([]float32, len(q.O)),
-		OB: float32(float64(q.OB) / (QA * QB)),
+		OB: make([]float32, len(q.OB)),
 	}
 	for i, x := range q.W {
 		n.W[i] = float32(x) / QA
@@ -228,6 +272,9 @@ func (q *QuantNet) Float() *Net {
 	}
 	for i, x := range q.O {
 		n.O[i] = float32(x) / QB
+	}
+	for i, x := range q.OB {
+		n.OB[i] = float32(float64(x) / (QA * QB))
 	}
 	return n
 }

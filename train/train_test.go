@@ -136,7 +136,7 @@ func TestFeatureIndex(t *testing.T) {
 
 func TestMirrorSymmetry(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	n := NewNet(3)
+	n := NewNet(3, 8)
 	q := n.Quantise()
 	for range 50 {
 		fen := randomFEN(r, 20)
@@ -154,10 +154,14 @@ func TestMirrorSymmetry(t *testing.T) {
 	}
 }
 
-// refLoss is an independent float64 implementation of the training loss.
-func refLoss(p []float64, pos []*v.Position, scores []int, results []float64, k, lambda float64) float64 {
+// refLoss is an independent float64 implementation of the training loss
+// of a net with nb output buckets.
+func refLoss(p []float64, nb int, pos []*v.Position, scores []int, results []float64, k, lambda float64) float64 {
 	var total float64
 	for i, ps := range pos {
+		pieces := ps.Occupied().Count()
+		div := (32 + nb - 1) / nb
+		b := min((pieces-2)/div, nb-1)
 		var acc [2][Hidden]float64
 		for side := range 2 {
 			pp := ps.Side()
@@ -176,11 +180,11 @@ func refLoss(p []float64, pos []*v.Position, scores []int, results []float64, k,
 				}
 			}
 		}
-		out := p[offOB]
+		out := p[offO+nb*2*Hidden+b]
 		for side := range 2 {
 			for h := range Hidden {
 				a := min(max(acc[side][h], 0), 1)
-				out += a * a * p[offO+side*Hidden+h]
+				out += a * a * p[offO+b*2*Hidden+side*Hidden+h]
 			}
 		}
 		s, res := float64(scores[i]), results[i]
@@ -194,9 +198,43 @@ func refLoss(p []float64, pos []*v.Position, scores []int, results []float64, k,
 	return total / float64(len(pos))
 }
 
+func TestBucket(t *testing.T) {
+	for _, c := range []struct{ pieces, nb, want int }{
+		{2, 1, 0}, {32, 1, 0},
+		{2, 8, 0}, {5, 8, 0}, {6, 8, 1}, {17, 8, 3}, {29, 8, 6}, {30, 8, 7}, {32, 8, 7},
+		{2, 3, 0}, {12, 3, 0}, {13, 3, 1}, {23, 3, 1}, {24, 3, 2}, {32, 3, 2},
+		{2, 32, 0}, {3, 32, 1}, {32, 32, 30},
+		{2, 5, 0}, {30, 5, 4}, {32, 5, 4}, // div 7: the last bucket takes 30..32
+	} {
+		if got := Bucket(c.pieces, c.nb); got != c.want {
+			t.Errorf("Bucket(%d pieces, %d buckets) = %d, want %d", c.pieces, c.nb, got, c.want)
+		}
+	}
+}
+
 func TestGradientMatchesFiniteDifferences(t *testing.T) {
+	for _, nb := range []int{1, 3, 8} {
+		t.Run(fmt.Sprint(nb, " buckets"), func(t *testing.T) { testGradient(t, nb) })
+	}
+}
+
+// testGradient checks the trainer's loss and gradient against refLoss and
+// its central differences, on positions of different piece counts so that
+// several output buckets are used.
+func testGradient(t *testing.T, nb int) {
 	r := rand.New(rand.NewPCG(5, 6))
-	pos := randomPositions(t, r, 6, 24)
+	var pos []*v.Position
+	used := map[int]bool{}
+	for len(pos) < 10 {
+		p := randomPositions(t, r, 1, 30)[0]
+		if b := Bucket(p.Occupied().Count(), nb); !used[b] || len(used) >= min(nb, 5) {
+			used[b] = true
+			pos = append(pos, p)
+		}
+	}
+	if len(used) < min(nb, 5) {
+		t.Fatalf("only buckets %v used", used)
+	}
 	d := NewDataset()
 	var scores []int
 	var results []float64
@@ -207,26 +245,36 @@ func TestGradientMatchesFiniteDifferences(t *testing.T) {
 		results = append(results, res)
 		d.Add(p, s, res)
 	}
-	net := NewNet(7)
+	net := NewNet(7, nb)
 	for i := range net.O {
 		net.O[i] *= 6 // a livelier output than at initialisation
 	}
-	net.OB = 0.1
+	for i := range net.OB {
+		net.OB[i] = 0.1 - 0.03*float32(i)
+	}
 	cfg := DefaultConfig()
 	cfg.K, cfg.Lambda, cfg.Threads = 180, 0.6, 2
 	tr := NewTrainer(net, cfg)
-	idx := []uint32{0, 1, 2, 3, 4, 5}
+	idx := make([]uint32, len(pos))
+	for i := range idx {
+		idx[i] = uint32(i)
+	}
 	loss, g := tr.Gradient(d, idx)
+	if len(g) != NumParams(nb) {
+		t.Fatalf("%d gradients, want %d", len(g), NumParams(nb))
+	}
 
-	p := make([]float64, NumParam)
+	p := make([]float64, len(tr.P))
 	for i, x := range tr.P {
 		p[i] = float64(x)
 	}
-	ref := refLoss(p, pos, scores, results, cfg.K, cfg.Lambda)
+	ref := refLoss(p, nb, pos, scores, results, cfg.K, cfg.Lambda)
 	if math.Abs(loss-ref) > 1e-5*max(1, ref) {
 		t.Fatalf("loss %v, reference %v", loss, ref)
 	}
-	// Parameters to check: rows of features of position 0, biases, output.
+	// Parameters to check: rows of features of position 0, biases, the
+	// output weights and bias of every bucket (those of unused buckets
+	// must have no gradient).
 	var check []int
 	for _, f := range d.Features(0)[:4] {
 		for _, ff := range []int{int(f), int(flip(f))} {
@@ -236,9 +284,14 @@ func TestGradientMatchesFiniteDifferences(t *testing.T) {
 		}
 	}
 	for range 12 {
-		check = append(check, offB+r.IntN(Hidden), offO+r.IntN(2*Hidden))
+		check = append(check, offB+r.IntN(Hidden))
 	}
-	check = append(check, offOB)
+	for b := range nb {
+		for range 8 {
+			check = append(check, offO+b*2*Hidden+r.IntN(2*Hidden))
+		}
+		check = append(check, offOB(nb)+b)
+	}
 	var gmax float64
 	for _, j := range check {
 		gmax = max(gmax, math.Abs(float64(g[j])))
@@ -246,13 +299,22 @@ func TestGradientMatchesFiniteDifferences(t *testing.T) {
 	if gmax == 0 {
 		t.Fatal("all checked gradients are zero")
 	}
+	for b := range nb {
+		zero := true
+		for j := offO + b*2*Hidden; j < offO+(b+1)*2*Hidden; j++ {
+			zero = zero && g[j] == 0
+		}
+		if zero != (g[offOB(nb)+b] == 0) || zero == used[b] {
+			t.Errorf("bucket %d: used %v, output gradient zero %v, bias gradient %v", b, used[b], zero, g[offOB(nb)+b])
+		}
+	}
 	const eps = 1e-4
 	for _, j := range check {
 		old := p[j]
 		p[j] = old + eps
-		lp := refLoss(p, pos, scores, results, cfg.K, cfg.Lambda)
+		lp := refLoss(p, nb, pos, scores, results, cfg.K, cfg.Lambda)
 		p[j] = old - eps
-		lm := refLoss(p, pos, scores, results, cfg.K, cfg.Lambda)
+		lm := refLoss(p, nb, pos, scores, results, cfg.K, cfg.Lambda)
 		p[j] = old
 		num := (lp - lm) / (2 * eps)
 		if diff := math.Abs(num - float64(g[j])); diff > 1e-3*gmax+1e-2*math.Abs(num) {
@@ -277,9 +339,10 @@ func materialData(t testing.TB, r *rand.Rand, n int) (*Dataset, []*v.Position) {
 	return d, pos
 }
 
-// trainMaterial trains a net on material-scored random positions (once;
-// the tests share it): 20,000 training and 500 held-out positions, 6
-// epochs, then the output layer is rounded and frozen for one finishing
+// trainMaterial trains a net with DefaultBuckets output buckets on
+// material-scored random positions (once; the tests share it; 2 to 16
+// pieces, so buckets 0..3 are trained): 20,000 training and 500 held-out
+// positions, 6 epochs, then the output layer is rounded and frozen for one finishing
 // epoch. It returns the trainer, the held-out set and its positions, and
 // the float net as it was before the finishing epoch.
 func trainMaterial(t testing.TB) (*Trainer, *Dataset, []*v.Position, *Net) {
@@ -293,7 +356,7 @@ func trainMaterial(t testing.TB) (*Trainer, *Dataset, []*v.Position, *Net) {
 		val := d.Split(500)
 		cfg := DefaultConfig()
 		cfg.Epochs, cfg.Batch, cfg.LR, cfg.Lambda, cfg.K, cfg.WD, cfg.Threads = epochs, 128, 0.01, 1, 400, 0, 2
-		tr := NewTrainer(NewNet(13), cfg)
+		tr := NewTrainer(NewNet(13, DefaultBuckets), cfg)
 		for range cfg.Epochs {
 			t.Log(tr.RunEpoch(d, val, time.Now(), nil))
 		}
@@ -381,9 +444,40 @@ func TestQuantisedMatchesFloat(t *testing.T) {
 	}
 }
 
+// toV1 rewrites a one-bucket v2 net file as format v1: version 1, no
+// buckets field, a new checksum.
+func toV1(t *testing.T, data []byte) []byte {
+	t.Helper()
+	le := binary.LittleEndian
+	if le.Uint32(data[8:]) != 2 || le.Uint32(data[32:]) != 1 {
+		t.Fatal("toV1: not a one-bucket v2 file")
+	}
+	v1 := append([]byte(nil), data[:32]...)
+	le.PutUint32(v1[8:], 1)
+	v1 = append(v1, data[36:len(data)-32]...)
+	sum := sha256.Sum256(v1)
+	return append(v1, sum[:]...)
+}
+
+// withChecksum replaces the SHA-256 trailer of a copy of data.
+func withChecksum(data []byte) []byte {
+	out := bytes.Clone(data)
+	sum := sha256.Sum256(out[:len(out)-32])
+	copy(out[len(out)-32:], sum[:])
+	return out
+}
+
 func TestNetFileRoundTrip(t *testing.T) {
-	n := NewNet(31)
-	n.OB = -0.37
+	for _, nb := range []int{1, 8} {
+		t.Run(fmt.Sprint(nb, " buckets"), func(t *testing.T) { testNetFile(t, nb) })
+	}
+}
+
+func testNetFile(t *testing.T, nb int) {
+	n := NewNet(31, nb)
+	for i := range n.OB {
+		n.OB[i] = -0.37 + 0.01*float32(i)
+	}
 	q := n.Quantise()
 	q.Manifest = []byte(`{"test":true}`)
 	var buf bytes.Buffer
@@ -391,7 +485,7 @@ func TestNetFileRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	data := buf.Bytes()
-	if want := 36 + len(q.Manifest) + 2*(768*256+256+512) + 4 + 32; len(data) != want {
+	if want := 40 + len(q.Manifest) + 2*(768*256+256+nb*512) + 4*nb + 32; len(data) != want {
 		t.Fatalf("file is %d bytes, want %d", len(data), want)
 	}
 	// Header fields at the specified offsets.
@@ -399,28 +493,73 @@ func TestNetFileRoundTrip(t *testing.T) {
 	if string(data[:8]) != "RCHDNNUE" {
 		t.Fatalf("magic %q", data[:8])
 	}
-	for i, want := range []uint32{1, 768, 256, 255, 64, 400, uint32(len(q.Manifest))} {
+	for i, want := range []uint32{2, 768, 256, 255, 64, 400, uint32(nb), uint32(len(q.Manifest))} {
 		if got := le.Uint32(data[8+4*i:]); got != want {
 			t.Errorf("header word at %d = %d, want %d", 8+4*i, got, want)
 		}
 	}
-	base := 36 + len(q.Manifest)
+	base := 40 + len(q.Manifest)
 	if got := int16(le.Uint16(data[base+2*(5*256+7):])); got != q.W[5*256+7] {
 		t.Errorf("W[5][7] at its offset = %d, want %d", got, q.W[5*256+7])
 	}
-	if got := int32(le.Uint32(data[len(data)-36:])); got != q.OB || got != int32(math.Round(-0.37*255*64)) {
-		t.Errorf("ob = %d, want %d", got, q.OB)
+	oBase := base + 2*(768*256+256)
+	if got := int16(le.Uint16(data[oBase+2*((nb-1)*512+300):])); got != q.O[(nb-1)*512+300] {
+		t.Errorf("O[%d][300] at its offset = %d, want %d", nb-1, got, q.O[(nb-1)*512+300])
+	}
+	for b := range nb {
+		got := int32(le.Uint32(data[len(data)-32-4*(nb-b):]))
+		if want := int32(math.Round(float64(n.OB[b]) * 255 * 64)); got != q.OB[b] || got != want {
+			t.Errorf("ob[%d] = %d, want %d", b, got, want)
+		}
 	}
 	if sum := sha256.Sum256(data[:len(data)-32]); !bytes.Equal(sum[:], data[len(data)-32:]) {
 		t.Error("trailer is not the SHA-256 of the preceding bytes")
+	}
+	same := func(a, b *QuantNet) bool {
+		return bytes.Equal(a.Manifest, b.Manifest) && slices.Equal(a.OB, b.OB) &&
+			slices.Equal(a.W, b.W) && slices.Equal(a.B, b.B) && slices.Equal(a.O, b.O)
 	}
 	back, err := ReadNetFile(data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(back.Manifest, q.Manifest) || back.OB != q.OB ||
-		fmt.Sprint(back.W) != fmt.Sprint(q.W) || fmt.Sprint(back.B) != fmt.Sprint(q.B) || fmt.Sprint(back.O) != fmt.Sprint(q.O) {
+	if !same(back, q) || back.Buckets() != nb {
 		t.Fatal("read-back net differs")
+	}
+	// A version 1 file (no buckets field) reads as one bucket.
+	if nb == 1 {
+		v1 := toV1(t, data)
+		if len(v1) != len(data)-4 {
+			t.Fatalf("v1 file is %d bytes", len(v1))
+		}
+		back, err := ReadNetFile(v1)
+		if err != nil {
+			t.Fatalf("v1 file: %v", err)
+		}
+		if !same(back, q) {
+			t.Fatal("v1 file reads differently")
+		}
+	}
+	// Bucket counts outside 1..32 are refused (with a valid checksum).
+	for _, bad := range []uint32{0, 33, 1 << 31} {
+		b := bytes.Clone(data)
+		le.PutUint32(b[32:], bad)
+		if _, err := ReadNetFile(withChecksum(b)); err == nil || !strings.Contains(err.Error(), "buckets") {
+			t.Errorf("%d buckets: err = %v", bad, err)
+		}
+	}
+	// Another bucket count than the file's size fits is a size error.
+	if nb > 1 {
+		b := bytes.Clone(data)
+		le.PutUint32(b[32:], uint32(nb-1))
+		if _, err := ReadNetFile(withChecksum(b)); err == nil || !strings.Contains(err.Error(), "bytes") {
+			t.Errorf("wrong bucket count: err = %v", err)
+		}
+	}
+	for _, cut := range []int{0, 35, 40, 67, 68, 71, len(data) - 4, len(data) - 1} {
+		if _, err := ReadNetFile(data[:cut]); err == nil {
+			t.Errorf("truncated to %d bytes: no error", cut)
+		}
 	}
 	data[1000] ^= 1
 	if _, err := ReadNetFile(data); err == nil || !strings.Contains(err.Error(), "checksum") {
@@ -432,6 +571,11 @@ func TestNetFileRoundTrip(t *testing.T) {
 	}
 	if _, err := LoadNetFile(path); err != nil {
 		t.Fatal(err)
+	}
+	// A net of the wrong shape is not written.
+	q.OB = append(q.OB, 0)
+	if err := WriteNetFile(&buf, q); err == nil {
+		t.Error("mismatched O and OB written")
 	}
 }
 
@@ -502,7 +646,7 @@ func TestCheckpointRoundTrip(t *testing.T) {
 	d, _ := materialData(t, r, 300)
 	cfg := DefaultConfig()
 	cfg.Batch, cfg.Epochs, cfg.K = 64, 3, 400
-	tr := NewTrainer(NewNet(43), cfg)
+	tr := NewTrainer(NewNet(43, 8), cfg)
 	tr.RunEpoch(d, nil, time.Now(), nil)
 	path := filepath.Join(t.TempDir(), "ckpt")
 	if err := tr.SaveCheckpoint(path); err != nil {
@@ -513,7 +657,7 @@ func TestCheckpointRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := Resume(c, cfg)
-	if res.Epoch != 1 || res.Step != tr.Step || c.K != 400 {
+	if res.Epoch != 1 || res.Step != tr.Step || c.K != 400 || c.Buckets != 8 || res.Net.Buckets() != 8 {
 		t.Fatalf("epoch %d step %d K %v", res.Epoch, res.Step, c.K)
 	}
 	// Continuing both gives the same weights.
@@ -524,12 +668,19 @@ func TestCheckpointRoundTrip(t *testing.T) {
 			t.Fatalf("param %d differs after resuming", i)
 		}
 	}
-	if res.Net.OB != tr.Net.OB {
-		t.Fatal("ob differs")
+	if !slices.Equal(res.Net.OB, tr.Net.OB) || !slices.Equal(res.Net.O, tr.Net.O) {
+		t.Fatal("output layer differs")
 	}
 	os.WriteFile(path, []byte("junk"), 0o644)
 	if _, err := LoadCheckpoint(path); err == nil {
 		t.Error("junk checkpoint loaded")
+	}
+	// A checkpoint of the format before buckets is refused, saying so.
+	old := append([]byte("RCHDCKPT"), 1, 0, 0, 0)
+	old = append(old, make([]byte, 100)...)
+	os.WriteFile(path, old, 0o644)
+	if _, err := LoadCheckpoint(path); err == nil || !strings.Contains(err.Error(), "v1") {
+		t.Errorf("v1 checkpoint: err = %v", err)
 	}
 }
 

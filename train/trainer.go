@@ -9,14 +9,19 @@ import (
 	"time"
 )
 
-// Parameter layout of the flat parameter, gradient and Adam vectors.
+// Parameter layout of the flat parameter, gradient and Adam vectors: W,
+// B, then O (Buckets*2*Hidden) and OB (Buckets) at offOB(Buckets).
 const (
-	offW     = 0
-	offB     = Inputs * Hidden
-	offO     = offB + Hidden
-	offOB    = offO + 2*Hidden
-	NumParam = offOB + 1
+	offW = 0
+	offB = Inputs * Hidden
+	offO = offB + Hidden
 )
+
+// offOB is the offset of the output biases in a net with nb buckets.
+func offOB(nb int) int { return offO + nb*2*Hidden }
+
+// NumParams is the number of parameters of a net with nb output buckets.
+func NumParams(nb int) int { return offOB(nb) + nb }
 
 // Config holds the training hyper-parameters.
 type Config struct {
@@ -63,7 +68,7 @@ func (c *Config) LRAt(e float64) float64 {
 // sigmoid(eval/K) and the blended target.
 type Trainer struct {
 	Cfg   Config
-	Net   *Net      // aliases P (OB is copied after every step)
+	Net   *Net      // aliases P
 	P     []float32 // all parameters, flat (see offW..offOB)
 	M, V  []float32 // Adam moments
 	Step  int64     // optimiser steps taken
@@ -84,28 +89,31 @@ type worker struct {
 // NewTrainer takes over net (its slices are re-pointed into the trainer's
 // flat parameter vector).
 func NewTrainer(net *Net, cfg Config) *Trainer {
-	t := &Trainer{Cfg: cfg, P: make([]float32, NumParam), M: make([]float32, NumParam), V: make([]float32, NumParam)}
+	np := NumParams(net.Buckets())
+	t := &Trainer{Cfg: cfg, P: make([]float32, np), M: make([]float32, np), V: make([]float32, np)}
 	copy(t.P[offW:], net.W)
 	copy(t.P[offB:], net.B)
 	copy(t.P[offO:], net.O)
-	t.P[offOB] = net.OB
+	copy(t.P[offOB(net.Buckets()):], net.OB)
 	t.Net = net
-	t.alias()
+	t.alias(net.Buckets())
 	return t
 }
 
-func (t *Trainer) alias() {
+// alias points the net's slices into P, for nb buckets.
+func (t *Trainer) alias(nb int) {
+	ob := offOB(nb)
 	t.Net.W = t.P[offW:offB:offB]
 	t.Net.B = t.P[offB:offO:offO]
-	t.Net.O = t.P[offO:offOB:offOB]
-	t.Net.OB = t.P[offOB]
+	t.Net.O = t.P[offO:ob:ob]
+	t.Net.OB = t.P[ob : ob+nb : ob+nb]
 }
 
 func (t *Trainer) threads() int { return max(t.Cfg.Threads, 1) }
 
 func (t *Trainer) ensureWorkers() {
 	for len(t.workers) < t.threads() {
-		t.workers = append(t.workers, &worker{g: make([]float32, NumParam)})
+		t.workers = append(t.workers, &worker{g: make([]float32, len(t.P))})
 	}
 }
 
@@ -134,29 +142,34 @@ func (t *Trainer) target(d *Dataset, i int) float32 {
 	return float32(t.Cfg.Lambda*s + (1-t.Cfg.Lambda)*float64(d.Result[i])*0.5)
 }
 
-// forward computes both accumulators of a sample and returns the raw output.
-func (w *worker) forward(n *Net, fw []uint16, whiteToMove bool) float32 {
+// forward computes both accumulators of a sample and returns the raw
+// output and the output bucket used.
+func (w *worker) forward(n *Net, fw []uint16, whiteToMove bool) (float32, int) {
 	perspectives(fw, whiteToMove, &w.stm, &w.opp)
 	n.accumulate(&w.acS, w.stm[:len(fw)])
 	n.accumulate(&w.acO, w.opp[:len(fw)])
-	return n.output(&w.acS, &w.acO)
+	b := Bucket(len(fw), n.Buckets())
+	return n.output(&w.acS, &w.acO, b), b
 }
 
 // sample adds the gradient of one sample's loss times scale to w.g and
-// returns its squared error.
+// returns its squared error. Of the output layer only the sample's bucket
+// gets a gradient.
 func (w *worker) sample(n *Net, fw []uint16, whiteToMove bool, target, gain, scale float32) float32 {
-	out := w.forward(n, fw, whiteToMove)
+	out, b := w.forward(n, fw, whiteToMove)
 	p := float32(sigmoid(float64(out * gain)))
 	e := p - target
 	d := 2 * e * p * (1 - p) * gain * scale // dLoss/dout
 	g := w.g
 	gw := g[offW:offB:offB]
 	gb := (*[Hidden]float32)(g[offB:])
-	hiddenGrad(&w.acS, (*[Hidden]float32)(n.O[:Hidden]), d, (*[Hidden]float32)(g[offO:]), &w.gS)
-	hiddenGrad(&w.acO, (*[Hidden]float32)(n.O[Hidden:]), d, (*[Hidden]float32)(g[offO+Hidden:]), &w.gO)
+	o := n.O[b*2*Hidden : (b+1)*2*Hidden]
+	og := offO + b*2*Hidden
+	hiddenGrad(&w.acS, (*[Hidden]float32)(o[:Hidden]), d, (*[Hidden]float32)(g[og:]), &w.gS)
+	hiddenGrad(&w.acO, (*[Hidden]float32)(o[Hidden:]), d, (*[Hidden]float32)(g[og+Hidden:]), &w.gO)
 	addRow(gb, &w.gS)
 	addRow(gb, &w.gO)
-	g[offOB] += d
+	g[offOB(n.Buckets())+b] += d
 	for _, f := range w.stm[:len(fw)] {
 		addRow((*[Hidden]float32)(gw[int(f)*Hidden:]), &w.gS)
 	}
@@ -192,7 +205,7 @@ func (t *Trainer) Gradient(d *Dataset, idx []uint32) (float64, []float32) {
 		loss += t.workers[k].loss
 	}
 	if th > 1 {
-		t.parallel(NumParam, func(_, lo, hi int) {
+		t.parallel(len(t.P), func(_, lo, hi int) {
 			for k := 1; k < th; k++ {
 				gk := t.workers[k].g[lo:hi]
 				dst := g0[lo:hi:hi]
@@ -214,11 +227,12 @@ func (t *Trainer) adam(g []float32, lr float64) {
 	lrc := float32(lr / c1)
 	sc2 := float32(1 / math.Sqrt(c2))
 	decay := float32(1 - lr*t.Cfg.WD)
+	ob := offOB(t.Net.Buckets())
 	frozenLo, frozenHi := 0, 0
 	if t.Cfg.FreezeOutput {
-		frozenLo, frozenHi = offO, offOB
+		frozenLo, frozenHi = offO, ob
 	}
-	t.parallel(NumParam, func(_, lo, hi int) {
+	t.parallel(len(t.P), func(_, lo, hi int) {
 		p, m, v, g := t.P[lo:hi:hi], t.M[lo:hi:hi], t.V[lo:hi:hi], g[lo:hi:hi]
 		for j := range p {
 			gj := g[j]
@@ -228,14 +242,13 @@ func (t *Trainer) adam(g []float32, lr float64) {
 			x := p[j]
 			if k := lo + j; k >= frozenLo && k < frozenHi {
 				continue
-			} else if k < offB || (k >= offO && k < offOB) {
+			} else if k < offB || (k >= offO && k < ob) {
 				x *= decay
 			}
 			x -= lrc * mj / (float32(math.Sqrt(float64(vj)))*sc2 + eps)
 			p[j] = min(max(x, -MaxSize), MaxSize)
 		}
 	})
-	t.Net.OB = t.P[offOB]
 }
 
 // Loss is the mean loss over d (no gradient).
@@ -254,7 +267,8 @@ func (t *Trainer) Evaluate(d *Dataset) (loss, scoreMSE float64) {
 		w := t.workers[k]
 		var loss, sl float64
 		for i := lo; i < hi; i++ {
-			p := sigmoid(float64(w.forward(t.Net, d.Features(i), d.STM[i] == 0)) * gain)
+			out, _ := w.forward(t.Net, d.Features(i), d.STM[i] == 0)
+			p := sigmoid(float64(out) * gain)
 			e := p - float64(t.target(d, i))
 			loss += e * e
 			e = p - sigmoid(float64(d.Score[i])/t.Cfg.K)
@@ -337,11 +351,11 @@ func (t *Trainer) RunEpoch(train, val *Dataset, start time.Time, progress io.Wri
 	return st
 }
 
-// RoundOutput rounds the output weights O to the net file's resolution
-// (multiples of 1/QB), so that a following FreezeOutput fine-tuning of the
-// first layer can absorb their rounding error.
+// RoundOutput rounds the output weights O (all buckets) to the net file's
+// resolution (multiples of 1/QB), so that a following FreezeOutput
+// fine-tuning of the first layer can absorb their rounding error.
 func (t *Trainer) RoundOutput() {
-	for i := offO; i < offOB; i++ {
+	for i := offO; i < offOB(t.Net.Buckets()); i++ {
 		t.P[i] = float32(math.Round(float64(t.P[i])*QB) / QB)
 	}
 }

@@ -20,8 +20,10 @@ import (
 
 const trainUsage = `Usage: rochade train --data FILE[,FILE...] [flags]
 
-Trains the 768->256x2->1 SCReLU evaluation net on scored positions and
-writes the quantised net file (format RCHDNNUE v1).
+Trains the 768->256x2->1 SCReLU evaluation net, with --buckets output
+buckets chosen by the number of pieces on the board, on scored positions
+and writes the quantised net file (format RCHDNNUE v2; --buckets 1 is the
+net without buckets, written as v2 with one bucket).
 
 Data files: text lines "<FEN> | <score cp, White's view> | <1.0|0.5|0.0>"
 (plain, or xz-compressed with a .xz suffix). Positions in check or with
@@ -44,6 +46,7 @@ type manifest struct {
 	Val           []train.Stats `json:"val,omitempty"`
 	ValLast       int           `json:"val_last,omitempty"`
 	Mirror        bool          `json:"mirror,omitempty"`
+	Buckets       int           `json:"buckets"`
 	TrainCount    int           `json:"train_positions"`
 	ValCount      int           `json:"val_positions"`
 	Filters       train.Filter  `json:"filters"`
@@ -105,6 +108,7 @@ func trainMain(args []string, out, errOut io.Writer) error {
 	ckptDir := fs.String("checkpoint", "", "directory for float checkpoints and per-epoch nets")
 	resume := fs.String("resume", "", "checkpoint file (or checkpoint directory) to continue from")
 	mirror := fs.Bool("mirror", false, "also train on every training position reflected file-wise (a <-> h); validation positions are not reflected")
+	buckets := fs.Int("buckets", train.DefaultBuckets, fmt.Sprintf("output buckets by piece count, 1..%d (1: no buckets); a resumed run keeps its checkpoint's", train.MaxBuckets))
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -118,6 +122,9 @@ func trainMain(args []string, out, errOut io.Writer) error {
 	if cfg.Batch < 1 || cfg.Epochs < 0 || *finish < 0 || cfg.Threads < 1 {
 		return errors.New("--batch and --threads must be positive, --epochs and --finish-epochs not negative")
 	}
+	if *buckets < 1 || *buckets > train.MaxBuckets {
+		return fmt.Errorf("--buckets %d: want 1..%d", *buckets, train.MaxBuckets)
+	}
 	if cfg.Schedule != "cosine" && cfg.Schedule != "step" {
 		return fmt.Errorf("unknown --schedule %q", cfg.Schedule)
 	}
@@ -126,7 +133,7 @@ func trainMain(args []string, out, errOut io.Writer) error {
 	start := time.Now()
 	flt := train.Filter{MaxScore: *maxScore, MinPly: *minPly}
 	man := manifest{
-		Format: "RCHDNNUE v1", Trainer: "rochade train " + uci.Version, TrainerCommit: gitCommit(),
+		Format: fmt.Sprintf("RCHDNNUE v%d", train.NetVersion), Trainer: "rochade train " + uci.Version, TrainerCommit: gitCommit(),
 		Filters: flt, FilterRules: train.FilterRules, Epochs: cfg.Epochs, FinishEpochs: *finish, Batch: cfg.Batch,
 		LR: cfg.LR, Schedule: cfg.Schedule, WD: cfg.WD, Seed: cfg.Seed,
 	}
@@ -190,6 +197,9 @@ func trainMain(args []string, out, errOut io.Writer) error {
 		if err != nil {
 			return err
 		}
+		if set["buckets"] && *buckets != c.Buckets {
+			return fmt.Errorf("--buckets %d, but %s has %d output buckets", *buckets, path, c.Buckets)
+		}
 		cfg.K = c.K
 		if !set["lambda"] {
 			cfg.Lambda = c.Lambda
@@ -208,16 +218,16 @@ func trainMain(args []string, out, errOut io.Writer) error {
 			cfg.K = k
 			fmt.Fprintf(out, "K %.1f fitted (MSE of sigmoid(score/K) vs result %.5f)\n", k, mse)
 		}
-		tr = train.NewTrainer(train.NewNet(cfg.Seed), cfg)
+		tr = train.NewTrainer(train.NewNet(cfg.Seed, *buckets), cfg)
 	}
-	man.K, man.Lambda = cfg.K, cfg.Lambda
+	man.K, man.Lambda, man.Buckets = cfg.K, cfg.Lambda, tr.Net.Buckets()
 	if *ckptDir != "" {
 		if err := os.MkdirAll(*ckptDir, 0o755); err != nil {
 			return err
 		}
 	}
-	fmt.Fprintf(out, "epochs %d + %d finishing, batch %d, lr %g (%s), wd %g, lambda %.2f, K %.1f, threads %d\n",
-		cfg.Epochs, *finish, cfg.Batch, cfg.LR, cfg.Schedule, cfg.WD, cfg.Lambda, cfg.K, cfg.Threads)
+	fmt.Fprintf(out, "epochs %d + %d finishing, batch %d, lr %g (%s), wd %g, lambda %.2f, K %.1f, buckets %d, threads %d\n",
+		cfg.Epochs, *finish, cfg.Batch, cfg.LR, cfg.Schedule, cfg.WD, cfg.Lambda, cfg.K, tr.Net.Buckets(), cfg.Threads)
 	if tr.Epoch == 0 && valSet.Len() > 0 {
 		vl, vs := tr.Evaluate(valSet)
 		fmt.Fprintf(out, "epoch   0  val %.6f (score %.6f)\n", vl, vs)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rochade/rochade/eval"
 	"github.com/rochade/rochade/train"
 )
 
@@ -56,8 +57,12 @@ func TestTrainCommand(t *testing.T) {
 	if err := json.Unmarshal(q.Manifest, &m); err != nil {
 		t.Fatalf("manifest %s: %v", q.Manifest, err)
 	}
-	if m.EpochsDone != 3 || m.TrainCount != 360 || m.ValCount != 40 || len(m.Data) != 1 || m.Data[0].Kept != 400 || m.K <= 0 || m.ValLoss == nil {
+	if m.EpochsDone != 3 || m.TrainCount != 360 || m.ValCount != 40 || len(m.Data) != 1 || m.Data[0].Kept != 400 || m.K <= 0 || m.ValLoss == nil ||
+		m.Buckets != train.DefaultBuckets || q.Buckets() != train.DefaultBuckets || m.Format != "RCHDNNUE v2" {
 		t.Errorf("manifest %s", q.Manifest)
+	}
+	if en, err := eval.LoadNetFile(net); err != nil || en.Buckets() != train.DefaultBuckets {
+		t.Errorf("the engine loads the trained net: %v", err)
 	}
 	if _, err := train.LoadNetFile(best); err != nil {
 		t.Error(err)
@@ -69,5 +74,21 @@ func TestTrainCommand(t *testing.T) {
 	}
 	if err := trainMain([]string{"--epochs", "1"}, &out, &errOut); err == nil {
 		t.Error("no --data: no error")
+	}
+	for _, b := range []string{"0", "33"} {
+		if err := trainMain([]string{"--data", data, "--buckets", b}, &out, &errOut); err == nil || !strings.Contains(err.Error(), "--buckets") {
+			t.Errorf("--buckets %s: err = %v", b, err)
+		}
+	}
+	if err := trainMain(append(args, "--resume", ckpt, "--buckets", "3"), &out, &errOut); err == nil || !strings.Contains(err.Error(), "output buckets") {
+		t.Errorf("resuming an 8-bucket run with --buckets 3: err = %v", err)
+	}
+	// One bucket: a one-bucket version 2 file.
+	one := filepath.Join(dir, "one.nnue")
+	if err := trainMain([]string{"--data", data, "--epochs", "1", "--batch", "64", "--buckets", "1", "--out", one}, &out, &errOut); err != nil {
+		t.Fatal(err)
+	}
+	if q, err := train.LoadNetFile(one); err != nil || q.Buckets() != 1 {
+		t.Errorf("--buckets 1: %v", err)
 	}
 }
