@@ -42,6 +42,15 @@ func randomFEN(r *rand.Rand, maxExtra int) string {
 		}
 		put(ch, ch == 'P' || ch == 'p')
 	}
+	side := "w"
+	if r.IntN(2) == 1 {
+		side = "b"
+	}
+	return placement(&board) + " " + side + " - - 0 1"
+}
+
+// placement is the FEN piece placement of a board (a1 = 0; 0 = empty).
+func placement(board *[64]byte) string {
 	var sb strings.Builder
 	for rank := 7; rank >= 0; rank-- {
 		empty := 0
@@ -63,11 +72,6 @@ func randomFEN(r *rand.Rand, maxExtra int) string {
 		if rank > 0 {
 			sb.WriteByte('/')
 		}
-	}
-	if r.IntN(2) == 0 {
-		sb.WriteString(" w - - 0 1")
-	} else {
-		sb.WriteString(" b - - 0 1")
 	}
 	return sb.String()
 }
@@ -729,38 +733,19 @@ func TestLRSchedule(t *testing.T) {
 // castling and en passant are dropped.
 func fileMirrorFEN(fen string) string {
 	f := strings.Fields(fen)
-	ranks := strings.Split(f[0], "/")
-	for i, rk := range ranks {
-		var row []byte
+	var board [64]byte
+	for i, rk := range strings.Split(f[0], "/") {
+		file := 7
 		for _, c := range []byte(rk) {
 			if c >= '1' && c <= '8' {
-				for range int(c - '0') {
-					row = append(row, '.')
-				}
-			} else {
-				row = append(row, c)
-			}
-		}
-		slices.Reverse(row)
-		var sb strings.Builder
-		empty := 0
-		for _, c := range row {
-			if c == '.' {
-				empty++
+				file -= int(c - '0')
 				continue
 			}
-			if empty > 0 {
-				sb.WriteByte(byte('0' + empty))
-				empty = 0
-			}
-			sb.WriteByte(c)
+			board[(7-i)*8+file] = c
+			file--
 		}
-		if empty > 0 {
-			sb.WriteByte(byte('0' + empty))
-		}
-		ranks[i] = sb.String()
 	}
-	return strings.Join(ranks, "/") + " " + f[1] + " - - 0 1"
+	return placement(&board) + " " + f[1] + " - - 0 1"
 }
 
 func TestAddMirrored(t *testing.T) {
