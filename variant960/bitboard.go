@@ -337,12 +337,12 @@ func init() {
 			if a == b {
 				continue
 			}
-			if slideAttacks(a, 0, rookDirs).Has(b) {
-				lineBB[a][b] = (slideAttacks(a, 0, rookDirs) & slideAttacks(b, 0, rookDirs)) | SquareBB(a) | SquareBB(b)
-				betweenBB[a][b] = slideAttacks(a, SquareBB(b), rookDirs) & slideAttacks(b, SquareBB(a), rookDirs)
-			} else if slideAttacks(a, 0, bishopDirs).Has(b) {
-				lineBB[a][b] = (slideAttacks(a, 0, bishopDirs) & slideAttacks(b, 0, bishopDirs)) | SquareBB(a) | SquareBB(b)
-				betweenBB[a][b] = slideAttacks(a, SquareBB(b), bishopDirs) & slideAttacks(b, SquareBB(a), bishopDirs)
+			for _, dirs := range [2][4][2]int{rookDirs, bishopDirs} {
+				if slideAttacks(a, 0, dirs).Has(b) {
+					lineBB[a][b] = (slideAttacks(a, 0, dirs) & slideAttacks(b, 0, dirs)) | SquareBB(a) | SquareBB(b)
+					betweenBB[a][b] = slideAttacks(a, SquareBB(b), dirs) & slideAttacks(b, SquareBB(a), dirs)
+					break
+				}
 			}
 		}
 	}
