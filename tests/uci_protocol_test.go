@@ -23,7 +23,7 @@ var wantOptions = []string{
 	"option name UCI_Chess960 type check default false",
 	"option name Debug Log File type string default <empty>",
 	"option name EvalFile type string default <internal>",
-	"option name Use NNUE type check default false",
+	"option name Use NNUE type check default true",
 	"option name SyzygyPath type string default <empty>",
 	"option name SyzygyProbeDepth type spin default 1 min 1 max 100",
 	"option name SyzygyProbeLimit type spin default 7 min 0 max 7",
