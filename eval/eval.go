@@ -74,20 +74,11 @@ func (e *Evaluator) Evaluate(p *v.Position) int {
 	} else {
 		r = EvaluateNet(e.net, p)
 	}
-	if netOutputPercent != 100 {
-		r = r * netOutputPercent / 100
-	}
 	if NetEndgameScale {
 		r = r * netScale(p, r) / 64
 	}
 	return clampEval(r)
 }
-
-// netOutputPercent scales the net's score before the endgame scale
-// factor. A net fitted with mean squared error shrinks its scores towards
-// zero where it is unsure, so its scores run smaller than the hand-written
-// evaluation's, for which the search's margins were tuned.
-const netOutputPercent = 100
 
 // evaluateHCE is the hand-written evaluation.
 func (e *Evaluator) evaluateHCE(p *v.Position) int {
