@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -38,32 +37,31 @@ Flags:
 
 // manifest is the JSON stored in the net file.
 type manifest struct {
-	Format        string        `json:"format"`
-	Trainer       string        `json:"trainer"`
-	TrainerCommit string        `json:"trainer_commit,omitempty"`
-	Date          string        `json:"date"`
-	Data          []train.Stats `json:"data"`
-	Val           []train.Stats `json:"val,omitempty"`
-	ValLast       int           `json:"val_last,omitempty"`
-	Mirror        bool          `json:"mirror,omitempty"`
-	Buckets       int           `json:"buckets"`
-	TrainCount    int           `json:"train_positions"`
-	ValCount      int           `json:"val_positions"`
-	Filters       train.Filter  `json:"filters"`
-	FilterRules   string        `json:"filter_rules"`
-	Epochs        int           `json:"epochs"`
-	FinishEpochs  int           `json:"finish_epochs"`
-	EpochsDone    int           `json:"epochs_done"`
-	Batch         int           `json:"batch"`
-	K             float64       `json:"K"`
-	Lambda        float64       `json:"lambda"`
-	LR            float64       `json:"lr"`
-	Schedule      string        `json:"schedule"`
-	WD            float64       `json:"weight_decay"`
-	Seed          uint64        `json:"seed"`
-	TrainLoss     float64       `json:"train_loss"`
-	ValLoss       *float64      `json:"val_loss,omitempty"`
-	QuantValLoss  *float64      `json:"val_loss_quantised,omitempty"`
+	Format       string        `json:"format"`
+	Trainer      string        `json:"trainer"`
+	Date         string        `json:"date"`
+	Data         []train.Stats `json:"data"`
+	Val          []train.Stats `json:"val,omitempty"`
+	ValLast      int           `json:"val_last,omitempty"`
+	Mirror       bool          `json:"mirror,omitempty"`
+	Buckets      int           `json:"buckets"`
+	TrainCount   int           `json:"train_positions"`
+	ValCount     int           `json:"val_positions"`
+	Filters      train.Filter  `json:"filters"`
+	FilterRules  string        `json:"filter_rules"`
+	Epochs       int           `json:"epochs"`
+	FinishEpochs int           `json:"finish_epochs"`
+	EpochsDone   int           `json:"epochs_done"`
+	Batch        int           `json:"batch"`
+	K            float64       `json:"K"`
+	Lambda       float64       `json:"lambda"`
+	LR           float64       `json:"lr"`
+	Schedule     string        `json:"schedule"`
+	WD           float64       `json:"weight_decay"`
+	Seed         uint64        `json:"seed"`
+	TrainLoss    float64       `json:"train_loss"`
+	ValLoss      *float64      `json:"val_loss,omitempty"`
+	QuantValLoss *float64      `json:"val_loss_quantised,omitempty"`
 }
 
 func runTrain(args []string) int {
@@ -133,7 +131,7 @@ func trainMain(args []string, out, errOut io.Writer) error {
 	start := time.Now()
 	flt := train.Filter{MaxScore: *maxScore, MinPly: *minPly}
 	man := manifest{
-		Format: fmt.Sprintf("RCHDNNUE v%d", train.NetVersion), Trainer: "rochade train " + uci.Version, TrainerCommit: gitCommit(),
+		Format: fmt.Sprintf("RCHDNNUE v%d", train.NetVersion), Trainer: "rochade train " + uci.Version,
 		Filters: flt, FilterRules: train.FilterRules, Epochs: cfg.Epochs, FinishEpochs: *finish, Batch: cfg.Batch,
 		LR: cfg.LR, Schedule: cfg.Schedule, WD: cfg.WD, Seed: cfg.Seed,
 	}
@@ -283,17 +281,4 @@ func writeNet(path string, tr *train.Trainer, man *manifest) error {
 	}
 	q.Manifest = js
 	return train.SaveNetFile(path, q)
-}
-
-// gitCommit is the trainer's source commit when run inside its checkout.
-func gitCommit() string {
-	b, err := exec.Command("git", "rev-parse", "HEAD").Output()
-	if err != nil {
-		return ""
-	}
-	c := strings.TrimSpace(string(b))
-	if d, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(d) > 0 {
-		c += "-dirty"
-	}
-	return c
 }
