@@ -495,13 +495,9 @@ func (s *Session) cmdPosition(args []string) {
 			s.errorf("position: expected 'moves', got %q; keeping the previous position", rest[0])
 			return
 		}
-		for i, tok := range rest[1:] {
-			m, err := pos.ParseMove(tok)
-			if err != nil {
-				s.errorf("position: move %d %q: %v; keeping the previous position", i+1, tok, err)
-				return
-			}
-			pos.Make(m)
+		if i, err := pos.PlayMoves(rest[1:]...); err != nil {
+			s.errorf("position: move %d %q: %v; keeping the previous position", i+1, rest[1+i], err)
+			return
 		}
 	}
 	s.pos = pos

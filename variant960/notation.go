@@ -169,6 +169,21 @@ func (p *Position) ParseSAN(s string) (Move, error) {
 	return NoMove, fmt.Errorf("ambiguous move %q", orig)
 }
 
+// PlayMoves reads and makes the moves in order (UCI notation, as
+// ParseMove reads them). At the first move it cannot read or that is
+// illegal it stops and returns that move's index (from 0) with the error;
+// the moves before it stay made.
+func (p *Position) PlayMoves(moves ...string) (int, error) {
+	for i, s := range moves {
+		m, err := p.ParseMove(s)
+		if err != nil {
+			return i, err
+		}
+		p.Make(m)
+	}
+	return len(moves), nil
+}
+
 // ParseMove reads a move in UCI notation as any GUI sends it: castling as
 // king-takes-own-rook (e1h1), as the king's own move (e1g1) when no normal
 // king move has that form, or as O-O / O-O-O / 0-0 / 0-0-0; promotion

@@ -7,12 +7,8 @@ import (
 
 func play(t *testing.T, p *Position, moves string) {
 	t.Helper()
-	for _, s := range strings.Fields(moves) {
-		m, err := p.ParseMove(s)
-		if err != nil {
-			t.Fatalf("%s: %v", s, err)
-		}
-		p.Make(m)
+	if i, err := p.PlayMoves(strings.Fields(moves)...); err != nil {
+		t.Fatalf("move %d of %q: %v", i+1, moves, err)
 	}
 }
 
