@@ -19,12 +19,8 @@ func TestClockWatch(t *testing.T) {
 		return search.Limits{WTime: time.Duration(wtime) * ms, BTime: time.Second, WInc: 10 * ms, TimeGiven: true}
 	}
 	play := func(moves ...string) {
-		for _, m := range moves {
-			mv, err := pos.ParseMove(m)
-			if err != nil {
-				t.Fatal(err)
-			}
-			pos.Make(mv)
+		if i, err := pos.PlayMoves(moves...); err != nil {
+			t.Fatalf("move %d %q: %v", i+1, moves[i], err)
 		}
 	}
 	*c.startMove(pos, lim(1000)) = 100 * ms
