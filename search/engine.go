@@ -231,6 +231,7 @@ func (e *Engine) SearchWith(ctl *Control, pos *v.Position, limits Limits, cb Cal
 		t.pubNodes.Store(0)
 		t.tbHits.Store(0)
 		t.depth = 0
+		t.done = rootMove{move: roots[0].move, score: -Infinity, prevScore: -Infinity, pv: append(t.done.pv[:0], roots[0].move)}
 		t.stopped = false
 		for i := range t.stack {
 			t.stack[i] = stackEntry{}
@@ -251,7 +252,7 @@ func (e *Engine) SearchWith(ctl *Control, pos *v.Position, limits Limits, cb Cal
 	wg.Wait()
 
 	best := e.pickBestThread()
-	rm := best.rootMoves[0]
+	rm := best.final()
 	// The final info line, unless the last one already said it all.
 	if best != main || e.nodes() != e.lastReportNodes || e.lastReportNodes == 0 {
 		e.report(best, best.depth, true)

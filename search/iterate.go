@@ -13,7 +13,7 @@ import (
 func (e *Engine) pickBestThread() *thread {
 	best := e.threads[0]
 	for _, t := range e.threads[1:] {
-		if t.depth > best.depth && t.rootMoves[0].score > best.rootMoves[0].score && t.rootMoves[0].score != -Infinity {
+		if t.depth > best.depth && t.final().score > best.final().score && t.final().score != -Infinity {
 			best = t
 		}
 	}
@@ -83,6 +83,7 @@ func (t *thread) iterate() {
 			break
 		}
 		t.depth = depth
+		t.complete()
 		if t.id != 0 {
 			continue
 		}

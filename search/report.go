@@ -37,6 +37,9 @@ func (e *Engine) report(t *thread, depth int, final bool) {
 	multiPV := min(e.opts.MultiPV, len(t.rootMoves))
 	for i := 0; i < multiPV; i++ {
 		rm := t.rootMoves[i]
+		if final && i == 0 {
+			rm = t.final()
+		}
 		score := rm.score
 		d := depth
 		bound := rm.bound
@@ -52,9 +55,6 @@ func (e *Engine) report(t *thread, depth int, final bool) {
 				continue
 			}
 			score = 0
-		}
-		if final && bound != BoundExact {
-			bound = BoundExact
 		}
 		if tbs := e.tbScore(rm.move, score); tbs != score {
 			score, bound = tbs, BoundExact

@@ -46,11 +46,33 @@ type thread struct {
 	tbHits    atomic.Uint64 // tablebase hits
 	selDepth  int
 	rootMoves []rootMove
+	done      rootMove // the best root move of the last completed iteration
 	pvIdx     int
 	depth     int // completed depth
 	rootDepth int
 	stopped   bool
 	pickers   [MaxPly + 2][2]picker
+}
+
+// final is the root move the thread answers with: the first root move,
+// unless the search stopped before that move got a score in the
+// unfinished iteration; then the last completed iteration's best move,
+// with its score and PV. (A stopped aspiration pass leaves -Infinity,
+// which must never reach the GUI or a datagen label.)
+func (t *thread) final() rootMove {
+	rm := t.rootMoves[0]
+	if rm.score == -Infinity && t.done.score > -Infinity {
+		return t.done
+	}
+	return rm
+}
+
+// complete records the best root move of an iteration that finished.
+func (t *thread) complete() {
+	rm := t.rootMoves[0]
+	t.done.move, t.done.score, t.done.prevScore = rm.move, rm.score, rm.score
+	t.done.selDepth, t.done.bound = rm.selDepth, rm.bound
+	t.done.pv = append(t.done.pv[:0], rm.pv...)
 }
 
 func (t *thread) checkStop() bool {
