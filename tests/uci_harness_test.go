@@ -323,7 +323,7 @@ var (
 	reMove    = `(?:[a-h][1-8][a-h][1-8][qrbn]?)`
 	reOption  = regexp.MustCompile(`^option name \S.* type (spin default -?\d+ min -?\d+ max -?\d+|check default (true|false)|button|string default .*)$`)
 	reDivide  = regexp.MustCompile(`^` + reMove + `: \d+$`)
-	reBest    = regexp.MustCompile(`^bestmove (` + reMove + `( ponder ` + reMove + `)?|\(none\))$`)
+	reBest    = regexp.MustCompile(`^bestmove (` + reMove + `( ponder ` + reMove + `)?|\(none\)|0000)$`) // 0000: no position is set
 	reMoveTok = regexp.MustCompile(`^` + reMove + `$`)
 )
 

@@ -328,7 +328,7 @@ func TestUCINoLegalMove(t *testing.T) {
 }
 
 // Every bad input gets one `info string error` and the engine keeps its
-// state and goes on answering.
+// state (but a refused position command sets none) and goes on answering.
 func TestUCIBadInput(t *testing.T) {
 	const good = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
 	cases := []struct{ in, mention string }{
@@ -360,6 +360,13 @@ func TestUCIBadInput(t *testing.T) {
 		got := e.sync()
 		if len(got) != 1 || !strings.HasPrefix(got[0], "info string error: ") || !strings.Contains(got[0], c.mention) {
 			t.Errorf("%.60q: got %.200q, want one info string error mentioning %s", c.in, got, c.mention)
+		}
+		if strings.HasPrefix(c.in, "position") {
+			// A refused position sets none (TestUCIGoAfterRefusedPosition).
+			if got := e.sync(); len(got) != 0 {
+				t.Errorf("%.60q: extra output %q", c.in, got)
+			}
+			continue
 		}
 		if f := e.fen(); f != good {
 			t.Errorf("%.60q: position changed to %s", c.in, f)

@@ -36,6 +36,7 @@ type Session struct {
 	set      settings
 	searcher Searcher
 	pos      *v.Position
+	posError string // why the last position command was refused; "" while a position is set
 
 	done     chan struct{}   // closed when the running search has printed bestmove; nil if none ran
 	ctl      *search.Control // stops the running search (or the last one)
@@ -267,6 +268,10 @@ func (s *Session) Handle(line string) bool {
 		}
 	}
 	cmd, args := f[i], f[i+1:]
+	if cmd == "go" && s.posError != "" {
+		s.goNoPosition(args)
+		return true
+	}
 	s.applyPending()
 	switch cmd {
 	case "uci":
@@ -302,7 +307,11 @@ func (s *Session) Handle(line string) bool {
 		// Accepted and ignored: the debug log is the Debug Log File
 		// option, and the engine needs no registration.
 	case "d":
-		s.info("fen %s", s.fen())
+		if s.posError != "" {
+			s.info("no position is set (%s)", s.posError)
+		} else {
+			s.info("fen %s", s.fen())
+		}
 	}
 	return true
 }
@@ -459,13 +468,35 @@ func (s *Session) cmdSetOption(args []string) {
 }
 
 // cmdPosition sets up a position. If the FEN or any move is bad, the
-// command is rejected as a whole and the previous position is kept.
+// command is rejected as a whole and no position is set: until a later
+// position command is accepted, go searches nothing (see goNoPosition).
+// Searching the previous position instead would play a move of another
+// game. Castling rights that the board cannot have (no rook for them)
+// are dropped, as Stockfish does, with one info string naming them.
 func (s *Session) cmdPosition(args []string) {
-	if len(args) == 0 {
-		s.errorf("position: expected 'startpos' or 'fen'")
+	pos, dropped, refused := parsePosition(args)
+	if refused != "" {
+		s.posError = clip(refused)
+		s.errorf("%s; no position is set, and go answers bestmove 0000 until a position is accepted", refused)
 		return
 	}
-	var pos *v.Position
+	s.pos, s.posError = pos, ""
+	if len(dropped) > 0 {
+		names := make([]string, len(dropped))
+		for i, d := range dropped {
+			names[i] = d.String()
+		}
+		s.info("%s", clip("position: castling rights the board cannot have were dropped from the FEN: "+strings.Join(names, ", ")))
+	}
+}
+
+// parsePosition reads the arguments of position: the position and the
+// castling rights dropped from its FEN, or the message for a refused
+// command.
+func parsePosition(args []string) (pos *v.Position, dropped []v.DroppedRight, refused string) {
+	if len(args) == 0 {
+		return nil, nil, "position: expected 'startpos' or 'fen'"
+	}
 	var rest []string
 	switch args[0] {
 	case "startpos":
@@ -480,27 +511,44 @@ func (s *Session) cmdPosition(args []string) {
 			}
 		}
 		fen := strings.Join(args[1:end], " ")
-		p, err := v.ParseFEN(fen)
+		p, d, err := v.ParseFENDropped(fen)
 		if err != nil {
-			s.errorf("position: %v (FEN %q); keeping the previous position", err, fen)
-			return
+			return nil, nil, fmt.Sprintf("position: %v (FEN %q)", err, fen)
 		}
-		pos, rest = p, args[end:]
+		pos, dropped, rest = p, d, args[end:]
 	default:
-		s.errorf("position: expected 'startpos' or 'fen', got %q", args[0])
-		return
+		return nil, nil, fmt.Sprintf("position: expected 'startpos' or 'fen', got %q", args[0])
 	}
 	if len(rest) > 0 {
 		if rest[0] != "moves" {
-			s.errorf("position: expected 'moves', got %q; keeping the previous position", rest[0])
-			return
+			return nil, nil, fmt.Sprintf("position: expected 'moves', got %q", rest[0])
 		}
 		if i, err := pos.PlayMoves(rest[1:]...); err != nil {
-			s.errorf("position: move %d %q: %v; keeping the previous position", i+1, rest[1+i], err)
+			return nil, nil, fmt.Sprintf("position: move %d %q: %v", i+1, rest[1+i], err)
+		}
+	}
+	return pos, dropped, ""
+}
+
+// goNoPosition answers a go sent while no position is set (the last
+// position command was refused): it searches nothing and says why in an
+// info string, then answers bestmove 0000, the protocol's null move, at
+// once, also for go infinite and go ponder, which have nothing to wait
+// for. A go perft gets the info string only. A search still running is
+// stopped first, as a go does.
+func (s *Session) goNoPosition(args []string) {
+	if s.searching() {
+		s.stop()
+		s.wait(0)
+		s.applyPending()
+	}
+	s.errorf("go: no position is set (%s); not searching", s.posError)
+	for _, a := range args {
+		if a == "perft" {
 			return
 		}
 	}
-	s.pos = pos
+	s.send("bestmove 0000")
 }
 
 // maxGoErrors is how many errors one go command reports one by one.

@@ -48,16 +48,38 @@ const (
 
 // ParseFEN reads standard FEN, X-FEN or Shredder-FEN. The move counters
 // may be left out. The position is validated; an error names the field.
+// A castling right that the board cannot have (no rook of that colour
+// where the right needs one, or the king off its first rank) is dropped
+// and the rest of the FEN is read, as Stockfish does; ParseFENDropped
+// names the rights it dropped.
 func ParseFEN(fen string) (*Position, error) {
+	p, _, err := ParseFENDropped(fen)
+	return p, err
+}
+
+// DroppedRight is a castling right that ParseFEN left out.
+type DroppedRight struct {
+	Char   rune   // as written in the FEN
+	Reason string // e.g. "no white rook on the king's side"
+}
+
+func (d DroppedRight) String() string { return fmt.Sprintf("%c (%s)", d.Char, d.Reason) }
+
+// ParseFENDropped is ParseFEN that also returns the castling rights it
+// dropped because the board cannot have them. Rights that contradict each
+// other (two rooks for the same side) and characters that are no right
+// at all are still errors.
+func ParseFENDropped(fen string) (*Position, []DroppedRight, error) {
+	var dropped []DroppedRight
 	f := strings.Fields(fen)
 	if len(f) < 4 {
 		if len(f) == 0 {
-			return nil, fenErr("fen", "empty")
+			return nil, nil, fenErr("fen", "empty")
 		}
-		return nil, fenErr("fen", "need at least 4 fields (placement, side, castling, en passant), got %d", len(f))
+		return nil, nil, fenErr("fen", "need at least 4 fields (placement, side, castling, en passant), got %d", len(f))
 	}
 	if len(f) > 6 {
-		return nil, fenErr("fen", "too many fields (%d), unexpected %q", len(f), f[6])
+		return nil, nil, fenErr("fen", "too many fields (%d), unexpected %q", len(f), f[6])
 	}
 	p := &Position{states: make([]state, 1, 256)}
 	st := &p.states[0]
@@ -69,7 +91,7 @@ func ParseFEN(fen string) (*Position, error) {
 	// 1. Piece placement.
 	ranks := strings.Split(f[0], "/")
 	if len(ranks) != 8 {
-		return nil, fenErr("piece placement", "need 8 ranks, got %d", len(ranks))
+		return nil, nil, fenErr("piece placement", "need 8 ranks, got %d", len(ranks))
 	}
 	for i, row := range ranks {
 		r := 7 - i
@@ -81,36 +103,36 @@ func ParseFEN(fen string) (*Position, error) {
 			default:
 				idx := strings.IndexRune(pieceChars, ch)
 				if idx <= 0 || ch == ' ' {
-					return nil, fenErr("piece placement", "bad character %q in rank %d", ch, r+1)
+					return nil, nil, fenErr("piece placement", "bad character %q in rank %d", ch, r+1)
 				}
 				if file > 7 {
-					return nil, fenErr("piece placement", "rank %d has more than 8 squares", r+1)
+					return nil, nil, fenErr("piece placement", "rank %d has more than 8 squares", r+1)
 				}
 				p.putPiece(Piece(idx), SquareOf(file, r))
 				file++
 			}
 			if file > 8 {
-				return nil, fenErr("piece placement", "rank %d has more than 8 squares", r+1)
+				return nil, nil, fenErr("piece placement", "rank %d has more than 8 squares", r+1)
 			}
 		}
 		if file != 8 {
-			return nil, fenErr("piece placement", "rank %d has %d squares, need 8", r+1, file)
+			return nil, nil, fenErr("piece placement", "rank %d has %d squares, need 8", r+1, file)
 		}
 	}
 	for c := White; c <= Black; c++ {
 		name := [2]string{"white", "black"}[c]
 		if n := p.Pieces(c, King).Count(); n != 1 {
-			return nil, fenErr("piece placement", "%s has %d kings, need exactly 1", name, n)
+			return nil, nil, fenErr("piece placement", "%s has %d kings, need exactly 1", name, n)
 		}
 		if n := p.byColor[c].Count(); n > 16 {
-			return nil, fenErr("piece placement", "%s has %d pieces, at most 16 allowed", name, n)
+			return nil, nil, fenErr("piece placement", "%s has %d pieces, at most 16 allowed", name, n)
 		}
 		if n := p.Pieces(c, Pawn).Count(); n > 8 {
-			return nil, fenErr("piece placement", "%s has %d pawns, at most 8 allowed", name, n)
+			return nil, nil, fenErr("piece placement", "%s has %d pawns, at most 8 allowed", name, n)
 		}
 	}
 	if p.byType[Pawn]&(Rank1|Rank8) != 0 {
-		return nil, fenErr("piece placement", "pawn on the first or eighth rank (%s)", (p.byType[Pawn] & (Rank1 | Rank8)).LSB())
+		return nil, nil, fenErr("piece placement", "pawn on the first or eighth rank (%s)", (p.byType[Pawn] & (Rank1 | Rank8)).LSB())
 	}
 
 	// 2. Side to move.
@@ -120,17 +142,21 @@ func ParseFEN(fen string) (*Position, error) {
 	case "b", "B":
 		p.side = Black
 	default:
-		return nil, fenErr("side to move", "want w or b, got %q", f[1])
+		return nil, nil, fenErr("side to move", "want w or b, got %q", f[1])
 	}
 	if p.Attacked(p.KingSquare(p.side^1), p.side, p.byType[0]) {
-		return nil, fenErr("side to move", "the side not to move (%s) is in check", [2]string{"white", "black"}[p.side^1])
+		return nil, nil, fenErr("side to move", "the side not to move (%s) is in check", [2]string{"white", "black"}[p.side^1])
 	}
 
 	// 3. Castling.
 	if f[2] != "-" {
 		for _, ch := range f[2] {
-			if err := p.addCastlingRight(ch); err != nil {
-				return nil, err
+			why, err := p.addCastlingRight(ch)
+			if err != nil {
+				return nil, nil, err
+			}
+			if why != "" {
+				dropped = append(dropped, DroppedRight{ch, why})
 			}
 		}
 	}
@@ -139,7 +165,7 @@ func ParseFEN(fen string) (*Position, error) {
 	if f[3] != "-" {
 		ep, ok := ParseSquare(strings.ToLower(f[3]))
 		if !ok {
-			return nil, fenErr("en passant", "bad square %q", f[3])
+			return nil, nil, fenErr("en passant", "bad square %q", f[3])
 		}
 		us := p.side
 		wantRank, pushed, origin := 5, ep-8, ep+8
@@ -148,7 +174,7 @@ func ParseFEN(fen string) (*Position, error) {
 		}
 		if ep.Rank() != wantRank || p.board[pushed] != MakePiece(us^1, Pawn) ||
 			p.board[ep] != NoPiece || p.board[origin] != NoPiece {
-			return nil, fenErr("en passant", "square %s cannot exist here: no %s pawn just made a double step past it",
+			return nil, nil, fenErr("en passant", "square %s cannot exist here: no %s pawn just made a double step past it",
 				f[3], [2]string{"white", "black"}[us^1])
 		}
 		st.ep = ep // kept below only if a capture is legal
@@ -158,7 +184,7 @@ func ParseFEN(fen string) (*Position, error) {
 	if len(f) >= 5 {
 		n, err := strconv.Atoi(f[4])
 		if err != nil || n < 0 {
-			return nil, fenErr("halfmove clock", "want a non-negative number, got %q", f[4])
+			return nil, nil, fenErr("halfmove clock", "want a non-negative number, got %q", f[4])
 		}
 		st.rule50 = min(n, maxRule50) // no counter overflow in Make
 	}
@@ -166,7 +192,7 @@ func ParseFEN(fen string) (*Position, error) {
 	if len(f) == 6 {
 		n, err := strconv.Atoi(f[5])
 		if err != nil || n < 0 {
-			return nil, fenErr("fullmove number", "want a positive number, got %q", f[5])
+			return nil, nil, fenErr("fullmove number", "want a positive number, got %q", f[5])
 		}
 		full = min(max(n, 1), maxFullMove)
 	}
@@ -194,22 +220,28 @@ func ParseFEN(fen string) (*Position, error) {
 		st.key ^= zEP[ep.File()]
 	}
 	if st.checkers.Count() > 2 {
-		return nil, fenErr("piece placement", "the side to move is in check by %d pieces", st.checkers.Count())
+		return nil, nil, fenErr("piece placement", "the side to move is in check by %d pieces", st.checkers.Count())
 	}
-	return p, nil
+	return p, dropped, nil
 }
 
-// addCastlingRight reads one character of the castling field.
-func (p *Position) addCastlingRight(ch rune) error {
+// addCastlingRight reads one character of the castling field. A right
+// the board cannot have is not added; why names the reason. err is for a
+// character that is no right and for two rights on the same side.
+func (p *Position) addCastlingRight(ch rune) (why string, err error) {
 	var c Color
+	letter := ch
 	switch {
 	case ch >= 'A' && ch <= 'Z':
 		c = White
 	case ch >= 'a' && ch <= 'z':
 		c = Black
-		ch -= 'a' - 'A'
+		letter -= 'a' - 'A'
 	default:
-		return fenErr("castling", "bad character %q", ch)
+		return "", fenErr("castling", "bad character %q", ch)
+	}
+	if letter != 'K' && letter != 'Q' && (letter < 'A' || letter > 'H') {
+		return "", fenErr("castling", "bad character %q", ch)
 	}
 	name := [2]string{"white", "black"}[c]
 	backRank := 0
@@ -218,29 +250,31 @@ func (p *Position) addCastlingRight(ch rune) error {
 	}
 	ksq := p.KingSquare(c)
 	if ksq.Rank() != backRank {
-		return fenErr("castling", "%q: the %s king is not on its first rank", ch, name)
+		return fmt.Sprintf("the %s king is not on its first rank", name), nil
 	}
 	rooks := p.Pieces(c, Rook) & RankBB(backRank)
 	var rsq Square = NoSquare
-	switch {
-	case ch == 'K':
+	switch letter {
+	case 'K':
 		if b := rooks & ^(SquareBB(ksq)<<1 - 1); b != 0 { // files above the king
 			rsq = b.MSB()
 		}
-	case ch == 'Q':
+		if rsq == NoSquare {
+			return fmt.Sprintf("no %s rook on the king's side", name), nil
+		}
+	case 'Q':
 		if b := rooks & (SquareBB(ksq) - 1); b != 0 {
 			rsq = b.LSB()
 		}
-	case ch >= 'A' && ch <= 'H':
-		s := SquareOf(int(ch-'A'), backRank)
-		if rooks.Has(s) {
-			rsq = s
+		if rsq == NoSquare {
+			return fmt.Sprintf("no %s rook on the queen's side", name), nil
 		}
 	default:
-		return fenErr("castling", "bad character %q", ch)
-	}
-	if rsq == NoSquare {
-		return fenErr("castling", "%q: no %s rook on the square that right needs", ch, name)
+		s := SquareOf(int(letter-'A'), backRank)
+		if !rooks.Has(s) {
+			return fmt.Sprintf("no %s rook on %s", name, s), nil
+		}
+		rsq = s
 	}
 	side := KingSide
 	if rsq < ksq {
@@ -250,9 +284,9 @@ func (p *Position) addCastlingRight(ch rune) error {
 	st := p.st()
 	if st.castling&(1<<i) != 0 {
 		if p.castleRook[i] == rsq {
-			return nil
+			return "", nil
 		}
-		return fenErr("castling", "%q: two %s castling rights on the same side", ch, name)
+		return "", fenErr("castling", "%q: two %s castling rights on the same side", ch, name)
 	}
 	st.castling |= 1 << i
 	p.castleRook[i] = rsq
@@ -264,7 +298,7 @@ func (p *Position) addCastlingRight(ch rune) error {
 	p.castleWalk[i] = betweenBB[ksq][kto] | SquareBB(kto) | SquareBB(ksq)
 	p.castleMask[ksq] |= 3 << (2 * c)
 	p.castleMask[rsq] |= 1 << i
-	return nil
+	return "", nil
 }
 
 // Placement returns the first FEN field.
