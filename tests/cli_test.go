@@ -80,10 +80,30 @@ func TestCLIStartpos(t *testing.T) {
 			t.Errorf("--number %q: %q, want %q", c.in, out, c.want)
 		}
 	}
-	for _, bad := range [][]string{{"960"}, {"x"}, {"--fischer168", "0"}, {"--dfrc", "1"}, {"--number", "RNBQKBNQ"}, {}} {
-		_, stderr := runCLI(t, true, append([]string{"startpos"}, bad...)...)
-		if stderr == "" {
-			t.Errorf("startpos %q: no message", bad)
+	// Each refusal names its cause (out-of-range numbers once printed
+	// only "no position").
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"960"}, "960 out of range 0..959"},
+		{[]string{"5000"}, "5000 out of range 0..959"},
+		{[]string{"-1"}, "-1 out of range 0..959"},
+		{[]string{"x"}, `"x" is not a number`},
+		{[]string{"--fischer168", "0"}, "index 0 out of range 1..168"},
+		{[]string{"--fischer168", "y"}, `"y" is not a number`},
+		{[]string{"--dfrc", "1"}, "--dfrc needs two SP numbers"},
+		{[]string{"--dfrc", "1", "2000"}, "2000 out of range 0..959"},
+		{[]string{"--dfrc", "2000", "1"}, "2000 out of range 0..959"},
+		{[]string{"--dfrc", "1", "z"}, `"z" is not a number`},
+		{[]string{"--random", "3"}, `unexpected argument "3"`},
+		{[]string{"--number", "RNBQKBNQ"}, "RNBQKBNQ"},
+		{[]string{"--number"}, "--number needs"},
+		{[]string{}, "need one SP number"},
+	} {
+		out, stderr := runCLI(t, true, append([]string{"startpos"}, c.args...)...)
+		if out != "" || !strings.HasPrefix(stderr, "rochade startpos: ") || !strings.Contains(stderr, c.want) || strings.Contains(stderr, "no position") {
+			t.Errorf("startpos %q: stdout %q, stderr %q; want a message with %q", c.args, out, stderr, c.want)
 		}
 	}
 }

@@ -199,103 +199,121 @@ func startpos(args []string, out io.Writer) error {
 	if err := fs.Parse(flags); err != nil {
 		return err
 	}
-	atoi := func(s string) (int, error) {
-		n, err := strconv.Atoi(s)
-		if err != nil {
-			return 0, fmt.Errorf("%q is not a number", s)
-		}
-		return n, nil
+	if *number {
+		return startposNumber(pos, out)
 	}
+	// Each case returns its own error: an err declared inside a case
+	// (err :=) once hid DFRCPosition's and Chess960Position's errors
+	// behind "no position".
 	var p *v.Position
 	var err error
 	switch {
-	case *number:
-		if len(pos) == 0 {
-			return fmt.Errorf("--number needs a FEN or a back rank")
-		}
-		w, b, err := v.StartPositionNumbers(strings.Join(pos, " "))
-		if err != nil {
-			return err
-		}
-		if w != b {
-			fmt.Fprintf(out, "DFRC: White SP %d, Black SP %d\n", w, b)
-			return nil
-		}
-		fmt.Fprintf(out, "SP: %d\n", w)
-		if i, ok := v.Fischer168Index(w); ok {
-			fmt.Fprintf(out, "Fischer168: %d\n", i)
-		}
-		return nil
 	case *random:
-		if len(pos) > 0 {
-			return fmt.Errorf("unexpected argument %q", pos[0])
-		}
-		s := *seed
-		if s == 0 {
-			s = uint64(time.Now().UnixNano())
-		}
-		r := rand.New(rand.NewPCG(s, s^0x9e3779b97f4a7c15))
-		draw := func() (int, error) {
-			if *f168 {
-				return v.Fischer168SP(v.RandomFischer168(r))
-			}
-			return v.RandomSP(r), nil
-		}
-		w, err := draw()
-		if err != nil {
-			return err
-		}
-		b := w
-		if *dfrc {
-			if b, err = draw(); err != nil {
-				return err
-			}
-		}
-		p, err = v.DFRCPosition(w, b)
+		p, err = randomStartpos(pos, *seed, *f168, *dfrc)
 	case *dfrc:
-		if len(pos) != 2 {
-			return fmt.Errorf("--dfrc needs two SP numbers")
-		}
-		w, err := atoi(pos[0])
-		if err != nil {
-			return err
-		}
-		b, err := atoi(pos[1])
-		if err != nil {
-			return err
-		}
-		p, err = v.DFRCPosition(w, b)
+		p, err = dfrcStartpos(pos)
 	case *f168:
-		if len(pos) != 1 {
-			return fmt.Errorf("--fischer168 needs one index (1..168)")
-		}
-		i, err := atoi(pos[0])
-		if err != nil {
-			return err
-		}
-		sp, err := v.Fischer168SP(i)
-		if err != nil {
-			return err
-		}
-		p, err = v.Chess960Position(sp)
+		p, err = fischer168Startpos(pos)
 	default:
 		if len(pos) != 1 {
 			return fmt.Errorf("need one SP number (0..959), or a flag: see rochade --help")
 		}
-		n, err := atoi(pos[0])
-		if err != nil {
-			return err
+		var n int
+		if n, err = atoi(pos[0]); err == nil {
+			p, err = v.Chess960Position(n)
 		}
-		p, err = v.Chess960Position(n)
 	}
 	if err != nil {
 		return err
 	}
-	if p == nil {
-		return fmt.Errorf("no position")
-	}
 	fmt.Fprintln(out, p.FEN())
 	return nil
+}
+
+func atoi(s string) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a number", s)
+	}
+	return n, nil
+}
+
+// startposNumber prints the SP number(s), and the Fischer168 index, of a
+// FEN or back rank.
+func startposNumber(pos []string, out io.Writer) error {
+	if len(pos) == 0 {
+		return fmt.Errorf("--number needs a FEN or a back rank")
+	}
+	w, b, err := v.StartPositionNumbers(strings.Join(pos, " "))
+	if err != nil {
+		return err
+	}
+	if w != b {
+		fmt.Fprintf(out, "DFRC: White SP %d, Black SP %d\n", w, b)
+		return nil
+	}
+	fmt.Fprintf(out, "SP: %d\n", w)
+	if i, ok := v.Fischer168Index(w); ok {
+		fmt.Fprintf(out, "Fischer168: %d\n", i)
+	}
+	return nil
+}
+
+func randomStartpos(pos []string, seed uint64, f168, dfrc bool) (*v.Position, error) {
+	if len(pos) > 0 {
+		return nil, fmt.Errorf("unexpected argument %q", pos[0])
+	}
+	if seed == 0 {
+		seed = uint64(time.Now().UnixNano())
+	}
+	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	draw := func() (int, error) {
+		if f168 {
+			return v.Fischer168SP(v.RandomFischer168(r))
+		}
+		return v.RandomSP(r), nil
+	}
+	w, err := draw()
+	if err != nil {
+		return nil, err
+	}
+	b := w
+	if dfrc {
+		if b, err = draw(); err != nil {
+			return nil, err
+		}
+	}
+	return v.DFRCPosition(w, b)
+}
+
+func dfrcStartpos(pos []string) (*v.Position, error) {
+	if len(pos) != 2 {
+		return nil, fmt.Errorf("--dfrc needs two SP numbers")
+	}
+	w, err := atoi(pos[0])
+	if err != nil {
+		return nil, err
+	}
+	b, err := atoi(pos[1])
+	if err != nil {
+		return nil, err
+	}
+	return v.DFRCPosition(w, b)
+}
+
+func fischer168Startpos(pos []string) (*v.Position, error) {
+	if len(pos) != 1 {
+		return nil, fmt.Errorf("--fischer168 needs one index (1..168)")
+	}
+	i, err := atoi(pos[0])
+	if err != nil {
+		return nil, err
+	}
+	sp, err := v.Fischer168SP(i)
+	if err != nil {
+		return nil, err
+	}
+	return v.Chess960Position(sp)
 }
 
 func isInt(s string) bool {
