@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -376,5 +378,84 @@ func TestNetEndgameScale(t *testing.T) {
 	}
 	if s := e.Evaluate(v.MustParseFEN("8/8/4b3/8/p7/1k6/8/1K6 b - - 3 59")); s != 0 {
 		t.Errorf("wrong-bishop draw scores %d", s)
+	}
+}
+
+// TestLoadNetRejectsAccumulatorOverflow: a net whose first layer could
+// take an int16 accumulator out of range is refused with an error naming
+// the unit; it once loaded and wrapped silently. The bound is exact: a
+// unit that reaches ±32767 in the worst position loads, one more does not.
+func TestLoadNetRejectsAccumulatorOverflow(t *testing.T) {
+	start := v.NewStartPosition()
+	// The 32 features of the start position, from White's side.
+	var feats []int
+	for c := v.White; c <= v.Black; c++ {
+		for pt := v.Pawn; pt <= v.King; pt++ {
+			for bb := start.Pieces(c, pt); bb != 0; bb &= bb - 1 {
+				feats = append(feats, FeatureIndex(v.White, c, pt, bb.LSB()))
+			}
+		}
+	}
+	if len(feats) != NetMaxActive {
+		t.Fatalf("%d features", len(feats))
+	}
+	const unit = 37
+	// craft writes a net whose unit 37 has bias b and weight w for each
+	// start position feature (and w/2 for the other 736), reads it back
+	// through a real file, and returns LoadNetFile's answer.
+	craft := func(b, w int16) (*Net, error) {
+		n := randomNet(21, 1)
+		for f := range NetInputs {
+			n.W[f*NetHidden+unit] = w / 2
+		}
+		for _, f := range feats {
+			n.W[f*NetHidden+unit] = w
+		}
+		n.B[unit] = b
+		var buf bytes.Buffer
+		if err := WriteNet(&buf, n, "{}"); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), "unclipped.nnue")
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return LoadNetFile(path)
+	}
+	for _, c := range []struct {
+		b, w int16
+		ok   bool
+	}{
+		{31, 1023, true},     // 31 + 32*1023 = 32767
+		{32, 1023, false},    // 32768
+		{-32, -1023, true},   // -32768
+		{-33, -1023, false},  // -32769
+		{0, 1100, false},     // 35200: wraps to a negative sum
+		{32767, 0, true},     // a large bias alone
+		{-20000, 400, true},  // the bias and the weights pull apart
+		{20000, -1600, true}, // 20000 - 51200 = -31200
+		{20000, -1700, false},
+	} {
+		n, err := craft(c.b, c.w)
+		if c.ok {
+			if err != nil {
+				t.Errorf("bias %d, weights %d: %v", c.b, c.w, err)
+				continue
+			}
+			// Loaded: the start position's accumulator is the exact sum.
+			var acc [NetHidden]int16
+			n.refresh(&acc, start, v.White)
+			if want := int(c.b) + NetMaxActive*int(c.w); int(acc[unit]) != want {
+				t.Errorf("bias %d, weights %d: accumulator %d, want %d", c.b, c.w, acc[unit], want)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("hidden unit %d", unit)) || !strings.Contains(err.Error(), "int16") {
+			t.Errorf("bias %d, weights %d: err = %v, want a range error for unit %d", c.b, c.w, err, unit)
+		}
+	}
+	// The embedded net passes.
+	if n, err := DefaultNet(); err != nil || n.CheckAccumulators() != nil {
+		t.Errorf("default net: %v", err)
 	}
 }
