@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/rochade/rochade/internal/atomicfile"
 	"github.com/rochade/rochade/variant960"
 )
 
@@ -225,7 +226,7 @@ func Run(ctx context.Context, opt Options) error {
 		data := enc.EncodeAll(cw.finish(), nil)
 		sum := sha256.Sum256(data)
 		e.SHA256 = hex.EncodeToString(sum[:])
-		if err := writeFileAtomic(filepath.Join(opt.Out, e.Chunk), data); err != nil {
+		if err := atomicfile.Write(filepath.Join(opt.Out, e.Chunk), data, 0o644); err != nil {
 			return err
 		}
 		if err := appendManifest(opt.Out, e); err != nil {
@@ -341,42 +342,6 @@ func startKeys(path, sha string, seen map[uint64]struct{}) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
-}
-
-// writeFileAtomic writes data to path through a synced temporary file and
-// a rename.
-func writeFileAtomic(path string, data []byte) error {
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return err
-	}
-	syncDir(filepath.Dir(path))
-	return nil
-}
-
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
 }
 
 func appendManifest(dir string, e ManifestEntry) error {

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/rochade/rochade/internal/atomicfile"
 )
 
 const ckptMagic = "RCHDCKPT"
@@ -27,32 +29,19 @@ type ckptHeader struct {
 }
 
 // SaveCheckpoint writes the float weights, the Adam state, the step and
-// epoch counters, K and lambda to path (through a temporary file).
+// epoch counters, K and lambda to path, atomically (internal/atomicfile:
+// synced, then renamed).
 func (t *Trainer) SaveCheckpoint(path string) error {
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
 	h := ckptHeader{NumParam: uint32(len(t.P)), Buckets: uint32(t.Net.Buckets()),
 		Epoch: uint32(t.Epoch), Step: uint64(t.Step), K: t.Cfg.K, Lambda: t.Cfg.Lambda}
-	for _, x := range []any{[]byte(ckptMagic), uint32(ckptVersion), h, t.P, t.M, t.V} {
-		if err = binary.Write(w, binary.LittleEndian, x); err != nil {
-			break
+	return atomicfile.WriteFunc(path, 0o644, func(w io.Writer) error {
+		for _, x := range []any{[]byte(ckptMagic), uint32(ckptVersion), h, t.P, t.M, t.V} {
+			if err := binary.Write(w, binary.LittleEndian, x); err != nil {
+				return err
+			}
 		}
-	}
-	if err == nil {
-		err = w.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return os.Rename(tmp, path)
+		return nil
+	})
 }
 
 // Checkpoint is what LoadCheckpoint restores.

@@ -7,7 +7,7 @@
 // its own side, the activation is SCReLU (clamp to [0,1], squared) and the
 // output layer reads the side to move's accumulator first; it has B sets of
 // weights, and the number of pieces on the board picks one (Bucket). See
-// WriteNetFile for the file layout.
+// eval.WriteNet for the file layout.
 package train
 
 import (
@@ -15,50 +15,40 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/rochade/rochade/eval"
 	v "github.com/rochade/rochade/variant960"
 )
 
-// Network shape and quantisation constants of the net file format.
+// Network shape and quantisation constants of the net file format, as
+// package eval, which implements the format, defines them.
 const (
-	Inputs  = 768
-	Hidden  = 256
-	QA      = 255
-	QB      = 64
-	Scale   = 400
+	Inputs  = eval.NetInputs
+	Hidden  = eval.NetHidden
+	QA      = eval.NetQA
+	QB      = eval.NetQB
+	Scale   = eval.NetScale
 	MaxSize = 1.98 // |weight| bound kept after every step, so quantised values fit
 )
 
 // MaxPieces is the most pieces a position can hold (32).
-const MaxPieces = 32
+const MaxPieces = eval.NetMaxActive
 
 // MaxBuckets is the most output buckets a net may have.
-const MaxBuckets = 32
+const MaxBuckets = eval.NetMaxBuckets
 
 // DefaultBuckets is the number of output buckets a new net gets unless
 // told otherwise (rochade train --buckets).
 const DefaultBuckets = 8
 
 // Bucket is the output bucket of a position with the given number of
-// pieces (kings and pawns included) in a net with buckets buckets: the
-// piece counts 2..32 are cut into runs of ceil(32/buckets), the last
-// bucket taking what is left. One bucket is the plain net.
-func Bucket(pieces, buckets int) int {
-	div := (MaxPieces + buckets - 1) / buckets
-	return min(max(pieces-2, 0)/div, buckets-1)
-}
+// pieces (kings and pawns included) in a net with buckets buckets; it is
+// the engine's formula, eval.NetBucket.
+func Bucket(pieces, buckets int) int { return eval.NetBucket(pieces, buckets) }
 
 // Feature is the input index of a piece of colour c and type t (Pawn..King)
-// on square s, seen from perspective p (the colour whose accumulator it is).
-func Feature(p, c v.Color, t v.PieceType, s v.Square) int {
-	f := 64 * (int(t) - 1)
-	if c != p {
-		f += 384
-	}
-	if p == v.White {
-		return f + int(s)
-	}
-	return f + (int(s) ^ 56)
-}
+// on square s, seen from perspective p (the colour whose accumulator it
+// is); it is the engine's, eval.FeatureIndex.
+func Feature(p, c v.Color, t v.PieceType, s v.Square) int { return eval.FeatureIndex(p, c, t, s) }
 
 // flip turns a White-perspective feature into the Black-perspective one.
 func flip(f uint16) uint16 {

@@ -2,23 +2,24 @@ package train
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
+	"slices"
 
+	"github.com/rochade/rochade/eval"
+	"github.com/rochade/rochade/internal/atomicfile"
 	v "github.com/rochade/rochade/variant960"
 )
 
 // NetMagic opens every net file.
-const NetMagic = "RCHDNNUE"
+const NetMagic = eval.NetMagic
 
 // NetVersion is the file format version written. ReadNetFile also reads
 // version 1 (no buckets field; one output bucket).
-const NetVersion = 2
+const NetVersion = eval.NetVersion
 
 // QuantNet is a quantised net as the file holds it.
 type QuantNet struct {
@@ -61,141 +62,71 @@ func (n *Net) Quantise() *QuantNet {
 	return q
 }
 
-// headerV1 and headerV2 are the sizes of the fixed headers, up to the
-// manifest.
-const (
-	headerV1 = 36
-	headerV2 = 40
-)
-
-// WriteNetFile writes q in net file format v2 (all little-endian), with
-// B = q.Buckets() output buckets:
-//
-//	0   [8]byte "RCHDNNUE"
-//	8   uint32 version = 2
-//	12  uint32 inputs = 768
-//	16  uint32 hidden = 256
-//	20  uint32 QA = 255
-//	24  uint32 QB = 64
-//	28  uint32 scale = 400
-//	32  uint32 buckets = B (1..32)
-//	36  uint32 manifestLen
-//	40  manifest: manifestLen bytes of UTF-8 JSON
-//	..  int16 W[768][256] (index f*256+h)
-//	..  int16 B[256]
-//	..  int16 O[B][512] (per bucket: 0..255 side to move, 256..511 other side)
-//	..  int32 ob[B]
-//	..  [32]byte SHA-256 of all preceding bytes
-//
-// Version 1 is the same without the buckets field (a 36-byte header) and
-// with one bucket.
-func WriteNetFile(w io.Writer, q *QuantNet) error {
+// EngineNet returns q as the engine's net (package eval), which
+// implements the file format.
+func (q *QuantNet) EngineNet() (*eval.Net, error) {
 	nb := q.Buckets()
 	if len(q.W) != Inputs*Hidden || len(q.B) != Hidden || nb < 1 || nb > MaxBuckets || len(q.O) != nb*2*Hidden {
-		return errors.New("net has the wrong shape")
+		return nil, errors.New("net has the wrong shape")
 	}
-	var buf bytes.Buffer
-	buf.Grow(headerV2 + len(q.Manifest) + 2*(len(q.W)+len(q.B)+len(q.O)) + 4*nb + 32)
-	buf.WriteString(NetMagic)
-	le := binary.LittleEndian
-	for _, x := range []uint32{NetVersion, Inputs, Hidden, QA, QB, Scale, uint32(nb), uint32(len(q.Manifest))} {
-		buf.Write(le.AppendUint32(nil, x))
+	n := &eval.Net{Manifest: string(q.Manifest)}
+	copy(n.W[:], q.W)
+	copy(n.B[:], q.B)
+	for b := range nb {
+		copy(n.O[b][:], q.O[b*2*Hidden:])
 	}
-	buf.Write(q.Manifest)
-	var b2 [2]byte
-	for _, part := range [][]int16{q.W, q.B, q.O} {
-		for _, x := range part {
-			le.PutUint16(b2[:], uint16(x))
-			buf.Write(b2[:])
-		}
+	copy(n.OB[:], q.OB)
+	if err := n.SetBuckets(nb); err != nil {
+		return nil, err
 	}
-	for _, x := range q.OB {
-		buf.Write(le.AppendUint32(nil, uint32(x)))
-	}
-	sum := sha256.Sum256(buf.Bytes())
-	buf.Write(sum[:])
-	_, err := w.Write(buf.Bytes())
-	return err
+	return n, nil
 }
 
-// SaveNetFile writes q to path (through a temporary file and a rename).
+// quantNetOf is the trainer's copy of an engine net.
+func quantNetOf(n *eval.Net) *QuantNet {
+	nb := n.Buckets()
+	q := &QuantNet{
+		W:        slices.Clone(n.W[:]),
+		B:        slices.Clone(n.B[:]),
+		O:        make([]int16, 0, nb*2*Hidden),
+		OB:       slices.Clone(n.OB[:nb]),
+		Manifest: []byte(n.Manifest),
+	}
+	for b := range nb {
+		q.O = append(q.O, n.O[b][:]...)
+	}
+	return q
+}
+
+// WriteNetFile writes q in the net file format (version 2) through
+// eval.WriteNet, which documents the layout.
+func WriteNetFile(w io.Writer, q *QuantNet) error {
+	n, err := q.EngineNet()
+	if err != nil {
+		return err
+	}
+	return eval.WriteNet(w, n, string(q.Manifest))
+}
+
+// SaveNetFile writes q to path atomically: a crash leaves the old file or
+// the new one, never a part.
 func SaveNetFile(path string, q *QuantNet) error {
 	var buf bytes.Buffer
 	if err := WriteNetFile(&buf, q); err != nil {
 		return err
 	}
-	return writeFileAtomic(path, buf.Bytes())
-}
-
-func writeFileAtomic(path string, data []byte) error {
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.Write(path, buf.Bytes(), 0o644)
 }
 
 // ReadNetFile parses and checks a net file (format v2, or v1 as one
-// bucket): magic, header values, lengths and the SHA-256 trailer.
+// bucket) with eval.LoadNet: magic, header values, lengths, the SHA-256
+// trailer and the weights' ranges, as the engine does.
 func ReadNetFile(data []byte) (*QuantNet, error) {
-	if len(data) < headerV1+32 {
-		return nil, errors.New("net file too short")
+	n, err := eval.LoadNet(data)
+	if err != nil {
+		return nil, err
 	}
-	if string(data[:8]) != NetMagic {
-		return nil, errors.New("not a Rochade net file (bad magic)")
-	}
-	le := binary.LittleEndian
-	header, nb := headerV2, 0
-	switch ver := le.Uint32(data[8:]); ver {
-	case 1:
-		header, nb = headerV1, 1
-	case 2:
-		if len(data) < headerV2+32 {
-			return nil, errors.New("net file too short")
-		}
-		b := le.Uint32(data[32:])
-		if b < 1 || b > MaxBuckets {
-			return nil, fmt.Errorf("net file has %d output buckets, want 1..%d", b, MaxBuckets)
-		}
-		nb = int(b)
-	default:
-		return nil, fmt.Errorf("net file version is %d, want 1 or %d", ver, NetVersion)
-	}
-	want := []uint32{Inputs, Hidden, QA, QB, Scale}
-	names := []string{"inputs", "hidden", "QA", "QB", "scale"}
-	for i, w := range want {
-		if got := le.Uint32(data[12+4*i:]); got != w {
-			return nil, fmt.Errorf("net file %s is %d, want %d", names[i], got, w)
-		}
-	}
-	mlen := uint64(le.Uint32(data[header-4:]))
-	total := uint64(header) + mlen + 2*uint64(Inputs*Hidden+Hidden+nb*2*Hidden) + 4*uint64(nb) + 32
-	if uint64(len(data)) != total {
-		return nil, fmt.Errorf("net file is %d bytes, want %d", len(data), total)
-	}
-	body := data[:total-32]
-	if sum := sha256.Sum256(body); !bytes.Equal(sum[:], data[total-32:]) {
-		return nil, errors.New("net file checksum mismatch")
-	}
-	q := &QuantNet{Manifest: append([]byte(nil), data[header:header+int(mlen)]...)}
-	p := header + int(mlen)
-	read16 := func(n int) []int16 {
-		out := make([]int16, n)
-		for i := range out {
-			out[i] = int16(le.Uint16(data[p:]))
-			p += 2
-		}
-		return out
-	}
-	q.W = read16(Inputs * Hidden)
-	q.B = read16(Hidden)
-	q.O = read16(nb * 2 * Hidden)
-	q.OB = make([]int32, nb)
-	for i := range q.OB {
-		q.OB[i] = int32(le.Uint32(data[p:]))
-		p += 4
-	}
-	return q, nil
+	return quantNetOf(n), nil
 }
 
 // LoadNetFile reads and checks the net file at path.

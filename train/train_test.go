@@ -583,6 +583,54 @@ func testNetFile(t *testing.T, nb int) {
 	}
 }
 
+// TestNetFileIsEngines: the trainer reads and writes nets through the
+// engine's implementation of the format: the embedded net reads back and
+// writes out byte for byte, and an unclipped net that would wrap the
+// engine's int16 accumulators is refused when read (QuantEval panicked on
+// it), but written, so that the refusal is the reader's.
+func TestNetFileIsEngines(t *testing.T) {
+	data, err := os.ReadFile("../eval/nets/default.nnue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := ReadNetFile(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := WriteNetFile(&buf, q); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(buf.Bytes(), data) {
+		t.Fatalf("the embedded net writes back as %d different bytes", len(buf.Bytes()))
+	}
+	n := NewNet(3, 2)
+	for i := range n.W {
+		n.W[i] *= 40 // far past MaxSize: no Clip
+	}
+	u := n.Quantise()
+	buf.Reset()
+	if err := WriteNetFile(&buf, u); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadNetFile(buf.Bytes()); err == nil || !strings.Contains(err.Error(), "int16") {
+		t.Fatalf("unclipped net read: err = %v", err)
+	}
+	n.Clip()
+	if _, err := ReadNetFile(mustWrite(t, n.Quantise())); err != nil {
+		t.Fatalf("clipped net: %v", err)
+	}
+}
+
+func mustWrite(t *testing.T, q *QuantNet) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := WriteNetFile(&buf, q); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
 func TestTextLoader(t *testing.T) {
 	text := `# comment
 r1nbkrqn/p1pppppp/8/1p6/6P1/8/PPPPPP1P/BNRKQNR1 w GCf - 0 3 | 46 | 1.0
