@@ -209,3 +209,45 @@ func (q *QuantNet) Float() *Net {
 	}
 	return n
 }
+
+// BestNet keeps, at Path, the net of the epoch with the lowest validation
+// loss of the quantised net (rochade train --best).
+type BestNet struct {
+	Path string
+	Loss float64 // the loss to beat; +Inf while no net is kept
+}
+
+// NewBestNet prepares to keep the best net at path. A resumed run goes on
+// from the net already there: its loss on val, measured again with t's K
+// and lambda, is the one to beat, so that a worse epoch after the resume
+// cannot replace it. A fresh run (resumed false), or a resumed one with
+// no file at path, starts from +Inf. A file at path that does not load is
+// an error, not a net to overwrite.
+func NewBestNet(path string, resumed bool, t *Trainer, val *Dataset) (*BestNet, error) {
+	b := &BestNet{Path: path, Loss: math.Inf(1)}
+	if !resumed || val == nil || val.Len() == 0 {
+		return b, nil
+	}
+	q, err := LoadNetFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return b, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("best net so far: %w", err)
+	}
+	b.Loss = t.QuantLoss(q, val)
+	return b, nil
+}
+
+// Offer writes q to Path if loss is below the best so far, and reports
+// whether it did.
+func (b *BestNet) Offer(q *QuantNet, loss float64) (bool, error) {
+	if !(loss < b.Loss) {
+		return false, nil
+	}
+	if err := SaveNetFile(b.Path, q); err != nil {
+		return false, err
+	}
+	b.Loss = loss
+	return true, nil
+}

@@ -693,6 +693,74 @@ bqnrknrb/pppppppp/8/8/8/8/PPPPPPPP/BQNRKNRB w DGdg - 0 1 | -5000 | 0.0
 	}
 }
 
+// TestBestNetSurvivesResume: a resumed run measures the net already kept
+// by --best and replaces it only with a better one. The loss to beat once
+// started again at +Inf, so the first epoch after a resume overwrote the
+// best net with a worse one.
+func TestBestNetSurvivesResume(t *testing.T) {
+	r := rand.New(rand.NewPCG(51, 52))
+	d, _ := materialData(t, r, 600)
+	val := d.Split(100)
+	cfg := DefaultConfig()
+	cfg.Batch, cfg.Epochs, cfg.K, cfg.Threads = 64, 4, 400, 2
+	tr := NewTrainer(NewNet(53, 2), cfg)
+	for range 3 {
+		tr.RunEpoch(d, val, time.Now(), nil)
+	}
+	good := tr.Net.Quantise()
+	good.Manifest = []byte(`{"net":"good"}`)
+	goodLoss := tr.QuantLoss(good, val)
+	bad := NewNet(54, 2).Quantise() // untrained: worse
+	bad.Manifest = []byte(`{"net":"bad"}`)
+	badLoss := tr.QuantLoss(bad, val)
+	if !(goodLoss < badLoss) {
+		t.Fatalf("trained loss %.6f, untrained %.6f", goodLoss, badLoss)
+	}
+	path := filepath.Join(t.TempDir(), "best.nnue")
+
+	// The first run keeps the good net.
+	b, err := NewBestNet(path, false, tr, val)
+	if err != nil || !math.IsInf(b.Loss, 1) {
+		t.Fatalf("fresh: %v, %v", b, err)
+	}
+	if wrote, err := b.Offer(good, goodLoss); !wrote || err != nil {
+		t.Fatalf("first offer: %v %v", wrote, err)
+	}
+	if wrote, _ := b.Offer(bad, badLoss); wrote {
+		t.Fatal("a worse net replaced the best in the same run")
+	}
+
+	// The resumed run: the kept net's loss is the one to beat.
+	b, err = NewBestNet(path, true, tr, val)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Loss != goodLoss {
+		t.Fatalf("resumed: loss to beat %.6f, want the kept net's %.6f", b.Loss, goodLoss)
+	}
+	if wrote, err := b.Offer(bad, badLoss); wrote || err != nil {
+		t.Fatalf("resumed: a worse net (%.6f > %.6f) replaced the best: %v %v", badLoss, goodLoss, wrote, err)
+	}
+	if q, err := LoadNetFile(path); err != nil || string(q.Manifest) != `{"net":"good"}` {
+		t.Fatalf("best file now holds %s (%v)", q.Manifest, err)
+	}
+	if wrote, err := b.Offer(bad, goodLoss/2); !wrote || err != nil {
+		t.Fatalf("a better loss was not kept: %v %v", wrote, err)
+	}
+	if q, err := LoadNetFile(path); err != nil || string(q.Manifest) != `{"net":"bad"}` {
+		t.Fatalf("best file holds %s (%v)", q.Manifest, err)
+	}
+
+	// No file yet: +Inf. A file that does not load: an error.
+	if b, err := NewBestNet(filepath.Join(t.TempDir(), "none.nnue"), true, tr, val); err != nil || !math.IsInf(b.Loss, 1) {
+		t.Errorf("no file: %v, %v", b, err)
+	}
+	os.WriteFile(path, []byte("junk"), 0o644)
+	if _, err := NewBestNet(path, true, tr, val); err == nil {
+		t.Error("a junk best file was taken as no net")
+	}
+}
+
 func TestCheckpointRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(41, 42))
 	d, _ := materialData(t, r, 300)

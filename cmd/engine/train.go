@@ -230,7 +230,17 @@ func trainMain(args []string, out, errOut io.Writer) error {
 		vl, vs := tr.Evaluate(valSet)
 		fmt.Fprintf(out, "epoch   0  val %.6f (score %.6f)\n", vl, vs)
 	}
-	bestVal := math.Inf(1)
+	var best *train.BestNet
+	if *bestPath != "" {
+		// A resumed run keeps the best net it has: the loss to beat is
+		// that net's, not +Inf (a worse epoch once replaced it).
+		if best, err = train.NewBestNet(*bestPath, *resume != "", tr, valSet); err != nil {
+			return err
+		}
+		if !math.IsInf(best.Loss, 1) {
+			fmt.Fprintf(out, "best net so far: %s, quantised val %.6f\n", *bestPath, best.Loss)
+		}
+	}
 	for tr.Epoch < cfg.Epochs+*finish {
 		if tr.Epoch >= cfg.Epochs {
 			tr.Cfg.FreezeOutput = true
@@ -250,12 +260,16 @@ func trainMain(args []string, out, errOut io.Writer) error {
 		if err := writeNet(*outPath, tr, &man); err != nil {
 			return err
 		}
-		if *bestPath != "" && ql < bestVal {
-			bestVal = ql
-			if err := writeNet(*bestPath, tr, &man); err != nil {
+		if best != nil {
+			q, err := quantWithManifest(tr, &man)
+			if err != nil {
 				return err
 			}
-			fmt.Fprintf(out, "  best so far: wrote %s\n", *bestPath)
+			if wrote, err := best.Offer(q, ql); err != nil {
+				return err
+			} else if wrote {
+				fmt.Fprintf(out, "  best so far: wrote %s\n", *bestPath)
+			}
 		}
 		if *ckptDir != "" {
 			if err := tr.SaveCheckpoint(filepath.Join(*ckptDir, "last.ckpt")); err != nil {
@@ -274,11 +288,20 @@ func trainMain(args []string, out, errOut io.Writer) error {
 }
 
 func writeNet(path string, tr *train.Trainer, man *manifest) error {
-	q := tr.Net.Quantise()
-	js, err := json.Marshal(man)
+	q, err := quantWithManifest(tr, man)
 	if err != nil {
 		return err
 	}
-	q.Manifest = js
 	return train.SaveNetFile(path, q)
+}
+
+// quantWithManifest is the trainer's quantised net with the manifest.
+func quantWithManifest(tr *train.Trainer, man *manifest) (*train.QuantNet, error) {
+	q := tr.Net.Quantise()
+	js, err := json.Marshal(man)
+	if err != nil {
+		return nil, err
+	}
+	q.Manifest = js
+	return q, nil
 }

@@ -6,12 +6,27 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/rochade/rochade/eval"
 	"github.com/rochade/rochade/train"
 )
+
+// writeTrainData writes 400 scored lines over the given positions.
+func writeTrainData(t *testing.T, dir string, fens []string) string {
+	t.Helper()
+	var sb strings.Builder
+	for i := range 400 {
+		fmt.Fprintf(&sb, "%s | %d | %s\n", fens[i%len(fens)], (i%7)*40-120, []string{"1.0", "0.5", "0.0"}[i%3])
+	}
+	data := filepath.Join(dir, "d.txt")
+	if err := os.WriteFile(data, []byte(sb.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
 
 // TestTrainCommand runs `rochade train` on a tiny file, resumes it from
 // its checkpoint, and reads the net file back with its manifest.
@@ -23,14 +38,7 @@ func TestTrainCommand(t *testing.T) {
 		"4k3/8/8/8/8/8/8/4K2R b K - 0 1",
 		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
 	}
-	var sb strings.Builder
-	for i := range 400 {
-		fmt.Fprintf(&sb, "%s | %d | %s\n", fens[i%4], (i%7)*40-120, []string{"1.0", "0.5", "0.0"}[i%3])
-	}
-	data := filepath.Join(dir, "d.txt")
-	if err := os.WriteFile(data, []byte(sb.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	data := writeTrainData(t, dir, fens)
 	net := filepath.Join(dir, "n.nnue")
 	ckpt := filepath.Join(dir, "ck")
 	var out, errOut bytes.Buffer
@@ -91,4 +99,67 @@ func TestTrainCommand(t *testing.T) {
 	if q, err := train.LoadNetFile(one); err != nil || q.Buckets() != 1 {
 		t.Errorf("--buckets 1: %v", err)
 	}
+}
+
+// TestTrainBestKeptOnResume: a run resumed with --best replaces the best
+// net only with a better one. Resumed with a learning rate that wrecks the
+// net, every later epoch is worse and the file stays as it was; the loss
+// to beat once started again at +Inf, and the first worse epoch replaced
+// the best net.
+func TestTrainBestKeptOnResume(t *testing.T) {
+	dir := t.TempDir()
+	data := writeTrainData(t, dir, []string{
+		"bqnrknrb/pppppppp/8/8/8/8/PPPPPPPP/BQNRKNRB w DGdg - 0 1",
+		"r1nbkrqn/p1pppppp/8/1p6/6P1/8/PPPPPP1P/BNRKQNR1 w GCf - 0 3",
+		"4k3/8/8/8/8/8/8/4K2R b K - 0 1",
+		"4k3/8/8/8/8/8/4r3/4K3 w - - 0 1",
+		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+	})
+	best, ckpt := filepath.Join(dir, "best.nnue"), filepath.Join(dir, "ck")
+	args := []string{"--data", data, "--val-last", "60", "--finish-epochs", "0", "--batch", "32", "--threads", "2",
+		"--out", filepath.Join(dir, "n.nnue"), "--checkpoint", ckpt, "--best", best, "--k", "400"}
+	var out, errOut bytes.Buffer
+	if err := trainMain(append(args[:len(args):len(args)], "--epochs", "3"), &out, &errOut); err != nil {
+		t.Fatalf("%v\n%s%s", err, out.String(), errOut.String())
+	}
+	first := quantLosses(t, out.String())
+	kept, err := os.ReadFile(best)
+	if err != nil || len(first) != 3 {
+		t.Fatalf("first run: %d losses, %v\n%s", len(first), err, out.String())
+	}
+	bestLoss := min(first[0], first[1], first[2])
+	out.Reset()
+	if err := trainMain(append(args, "--epochs", "5", "--resume", ckpt, "--lr", "50"), &out, &errOut); err != nil {
+		t.Fatalf("%v\n%s%s", err, out.String(), errOut.String())
+	}
+	second := quantLosses(t, out.String())
+	if len(second) != 2 {
+		t.Fatalf("resumed run:\n%s", out.String())
+	}
+	if second[0] <= bestLoss || second[1] <= bestLoss {
+		t.Fatalf("the resumed epochs (%v) are not all worse than %.6f; the test needs them worse", second, bestLoss)
+	}
+	now, err := os.ReadFile(best)
+	if err != nil || !bytes.Equal(now, kept) || strings.Contains(out.String(), "best so far: wrote") {
+		t.Errorf("a worse epoch (val %v, best %.6f) replaced the best net:\n%s", second, bestLoss, out.String())
+	}
+	if !strings.Contains(out.String(), fmt.Sprintf("best net so far: %s, quantised val %.6f", best, bestLoss)) {
+		t.Errorf("the resumed run does not name the kept net and its loss %.6f:\n%s", bestLoss, out.String())
+	}
+}
+
+// quantLosses reads the quantised validation losses that train prints.
+func quantLosses(t *testing.T, out string) []float64 {
+	t.Helper()
+	var ls []float64
+	for _, l := range strings.Split(out, "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(l), "quantised net: val "); ok {
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				t.Fatalf("%q: %v", l, err)
+			}
+			ls = append(ls, f)
+		}
+	}
+	return ls
 }
