@@ -96,12 +96,21 @@ func (e *Engine) setOptions(opts Options) {
 		e.threads = slices.Clip(e.threads[:opts.Threads])
 		debug.FreeOSMemory()
 	}
+	// The table's static evaluations and the correction histories
+	// belong to the evaluation that made them: a new net (or the
+	// hand-written evaluation, nil) starts from a clear state.
+	netChanged := opts.Net != e.opts.Net
 	e.stateMu.Lock()
 	if opts.HashMB != e.opts.HashMB {
 		e.tt.Resize(opts.HashMB)
+	} else if netChanged {
+		e.tt.Clear()
 	}
 	e.opts = opts
 	e.stateMu.Unlock()
+	if netChanged {
+		e.clearThreads()
+	}
 	for len(e.threads) < opts.Threads {
 		t := &thread{id: len(e.threads), e: e, ev: eval.New()}
 		t.hist.cont = new(contHistTable)
@@ -127,6 +136,11 @@ func (e *Engine) Clear() {
 	e.stateMu.Lock()
 	e.tt.Clear()
 	e.stateMu.Unlock()
+	e.clearThreads()
+}
+
+// clearThreads empties every thread's histories and evaluation caches.
+func (e *Engine) clearThreads() {
 	for _, t := range e.threads {
 		cont := t.hist.cont
 		clear(cont[:])

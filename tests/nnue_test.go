@@ -50,21 +50,85 @@ func writeRandomNet(t *testing.T, seed uint64) (string, *eval.Net) {
 	return path, loaded
 }
 
-// TestEvalFileOption: a good net file loads, a missing or corrupt one is
-// one info string error and the last good net stays; the engine searches
-// with each choice.
+// searchSig runs go depth 6 on a middlegame and returns what identifies
+// the search: the last info line's depth, seldepth, score, nodes and pv,
+// and the bestmove. One thread at a fixed depth is deterministic, so two
+// engines with the same evaluation and the same table and histories give
+// the same signature.
+func searchSig(t *testing.T, e *engine) string {
+	t.Helper()
+	e.send("position fen r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8")
+	best, _, lines := e.search("go depth 6", 30*time.Second)
+	var last string
+	for _, l := range lines {
+		if strings.HasPrefix(l, "info depth ") && strings.Contains(l, " score ") {
+			last = l
+		}
+	}
+	f := strings.Fields(last)
+	keep := map[string]bool{"depth": true, "seldepth": true, "score": true, "nodes": true}
+	var sig []string
+	for i := 1; i < len(f); i++ {
+		switch {
+		case f[i] == "pv":
+			sig = append(sig, f[i:]...)
+			i = len(f)
+		case f[i] == "score" && i+2 < len(f):
+			sig = append(sig, f[i:i+3]...)
+			i += 2
+		case keep[f[i]] && i+1 < len(f):
+			sig = append(sig, f[i:i+2]...)
+			i++
+		}
+	}
+	if len(sig) < 8 {
+		t.Fatalf("no score line: %q", lines)
+	}
+	return strings.Join(sig, " ") + "; bestmove " + best
+}
+
+// TestEvalFileOption: a good net file loads and is the one that
+// evaluates, a missing or corrupt one is one info string error and the
+// last good net stays, Use NNUE switches between the net and the
+// hand-written evaluation, and each switch clears what the old
+// evaluation left in the table and the correction histories. Each search
+// is compared with the same search of a fresh engine set up the same way:
+// a different score shows the net is used; an identical search
+// (score, nodes, pv) shows nothing of the old evaluation stayed.
 func TestEvalFileOption(t *testing.T) {
 	path, net := writeRandomNet(t, 1)
 	data, _ := os.ReadFile(path)
 	corrupt := filepath.Join(t.TempDir(), "corrupt.nnue")
 	os.WriteFile(corrupt, data[:len(data)/2], 0o644)
+	// freshSig is the signature of a new engine given these options.
+	freshSig := func(opts ...string) string {
+		f := startEngine(t)
+		f.handshake()
+		for _, o := range opts {
+			f.send("setoption name " + o)
+		}
+		sig := searchSig(t, f)
+		f.send("quit")
+		f.waitExit(10 * time.Second)
+		return sig
+	}
+	internal, random, hce := freshSig(), freshSig("EvalFile value "+path), freshSig("Use NNUE value false")
+	if internal == random || internal == hce || random == hce {
+		t.Fatalf("the evaluations search alike:\n  internal %s\n  random   %s\n  hce      %s", internal, random, hce)
+	}
 
 	e := startEngine(t)
 	e.handshake()
+	if got := searchSig(t, e); got != internal {
+		t.Fatalf("the embedded net: %s, want %s", got, internal)
+	}
 	e.send("setoption name EvalFile value "+path, "isready")
 	got := e.until("readyok", 10*time.Second)
 	if len(got) != 2 || !strings.Contains(got[0], "info string EvalFile "+path+" loaded (net "+net.Hash+")") {
 		t.Fatalf("loading a good net: %q", got)
+	}
+	if got := searchSig(t, e); got != random {
+		t.Errorf("after loading %s: %s, want %s (a fresh engine with that net)", path, got, random)
 	}
 	for _, bad := range []string{filepath.Join(t.TempDir(), "missing.nnue"), corrupt} {
 		e.send("setoption name EvalFile value "+bad, "isready")
@@ -73,10 +137,15 @@ func TestEvalFileOption(t *testing.T) {
 			t.Fatalf("bad net %s: %q", bad, got)
 		}
 	}
-	for _, opt := range []string{"Use NNUE value false", "Use NNUE value true"} {
-		e.send("setoption name "+opt, "position startpos moves e2e4", "go depth 6")
-		if best, _, _ := e.search("", 30*time.Second); best == "" || best == "(none)" {
-			t.Fatalf("%s: bestmove %q", opt, best)
+	for _, c := range []struct{ opt, want, name string }{
+		{"Use NNUE value false", hce, "hand-written"},
+		{"Use NNUE value true", random, "the loaded net"},
+		{"EvalFile value <internal>", internal, "the embedded net"},
+		{"EvalFile value " + path, random, "the loaded net again"},
+	} {
+		e.send("setoption name " + c.opt)
+		if got := searchSig(t, e); got != c.want {
+			t.Errorf("%s (%s): %s, want %s", c.opt, c.name, got, c.want)
 		}
 	}
 	e.send("quit")
