@@ -100,6 +100,17 @@ func TestEvalFileOption(t *testing.T) {
 	data, _ := os.ReadFile(path)
 	corrupt := filepath.Join(t.TempDir(), "corrupt.nnue")
 	os.WriteFile(corrupt, data[:len(data)/2], 0o644)
+	// Unclipped: 32 pieces could take unit 0's accumulator to 32*1100.
+	var unclipped eval.Net
+	for f := range eval.NetInputs {
+		unclipped.W[f*eval.NetHidden] = 1100
+	}
+	var buf bytes.Buffer
+	if err := eval.WriteNet(&buf, &unclipped, "{}"); err != nil {
+		t.Fatal(err)
+	}
+	overflow := filepath.Join(t.TempDir(), "unclipped.nnue")
+	os.WriteFile(overflow, buf.Bytes(), 0o644)
 	// freshSig is the signature of a new engine given these options.
 	freshSig := func(opts ...string) string {
 		f := startEngine(t)
@@ -130,11 +141,16 @@ func TestEvalFileOption(t *testing.T) {
 	if got := searchSig(t, e); got != random {
 		t.Errorf("after loading %s: %s, want %s (a fresh engine with that net)", path, got, random)
 	}
-	for _, bad := range []string{filepath.Join(t.TempDir(), "missing.nnue"), corrupt} {
-		e.send("setoption name EvalFile value "+bad, "isready")
+	for _, bad := range []struct{ path, why string }{
+		{filepath.Join(t.TempDir(), "missing.nnue"), "no such file"},
+		{corrupt, "net file"},
+		{overflow, "hidden unit 0's accumulator can reach [0, 35200] with 32 pieces, outside int16"},
+	} {
+		e.send("setoption name EvalFile value "+bad.path, "isready")
 		got = e.until("readyok", 10*time.Second)
-		if len(got) != 2 || !strings.HasPrefix(got[0], "info string error: EvalFile") || !strings.Contains(got[0], "keeping "+path) {
-			t.Fatalf("bad net %s: %q", bad, got)
+		if len(got) != 2 || !strings.HasPrefix(got[0], "info string error: EvalFile") || !strings.Contains(got[0], "keeping "+path) ||
+			!strings.Contains(got[0], bad.why) {
+			t.Fatalf("bad net %s: %q", bad.path, got)
 		}
 	}
 	for _, c := range []struct{ opt, want, name string }{
