@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 	"time"
 
@@ -58,6 +59,7 @@ func runDatagen(args []string, stdout, stderr io.Writer) int {
 	maxPlies := fs.Int("max-plies", 400, "recorded plies before a game is scored a draw")
 	hash := fs.Int("hash", 16, "hash table per thread, MB")
 	every := fs.Duration("progress", 10*time.Second, "progress report interval")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
 	var nf netFlags
 	nf.register(fs)
 	fs.Usage = func() {
@@ -86,6 +88,19 @@ func runDatagen(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "rochade datagen: %v\n", err)
 		return 2
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			fmt.Fprintf(stderr, "rochade datagen: %v\n", err)
+			return 1
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintf(stderr, "rochade datagen: %v\n", err)
+			return 1
+		}
+		defer pprof.StopCPUProfile()
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
