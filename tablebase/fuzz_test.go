@@ -84,7 +84,7 @@ func FuzzTable(f *testing.F) {
 		file string
 		name uint8
 	}{{"KQvK.rtbw", 0}, {"KRvK.rtbw", 1}, {"KPvK.rtbw", 2}, {"KPvK.rtbz", 2}, {"KQvK.rtbz", 0}} {
-		data, err := os.ReadFile(filepath.Join("testdata", s.file))
+		data, err := os.ReadFile(filepath.Join(tablesPath, s.file))
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -120,7 +120,7 @@ func FuzzTable(f *testing.F) {
 // crash; truncations are errors.
 func TestDamagedFiles(t *testing.T) {
 	for _, file := range []string{"KQvK.rtbw", "KPvK.rtbw", "KPvK.rtbz"} {
-		data, err := os.ReadFile(filepath.Join("testdata", file))
+		data, err := os.ReadFile(filepath.Join(tablesPath, file))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -163,7 +163,7 @@ func TestDamagedFiles(t *testing.T) {
 // that table alone; the probe says it cannot answer.
 func TestBadFilesInFolder(t *testing.T) {
 	dir := t.TempDir()
-	src, err := os.ReadFile(filepath.Join("testdata", "KQvK.rtbw"))
+	src, err := os.ReadFile(filepath.Join(tablesPath, "KQvK.rtbw"))
 	if err != nil {
 		t.Fatal(err)
 	}
