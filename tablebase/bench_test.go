@@ -17,11 +17,10 @@ func benchPositions(b *testing.B) []*v.Position {
 }
 
 // BenchmarkProbeWDL is one WDL probe (with its capture resolution) of
-// the 600 list positions in turn, tables already loaded.
+// the 600 list positions in turn.
 func BenchmarkProbeWDL(b *testing.B) {
 	tb := openTables(b)
 	ps := benchPositions(b)
-	tb.Check()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		tb.ProbeWDL(ps[i%len(ps)])
@@ -33,7 +32,6 @@ func BenchmarkProbeWDL(b *testing.B) {
 func BenchmarkProbeWDLParallel(b *testing.B) {
 	tb := openTables(b)
 	ps := benchPositions(b)
-	tb.Check()
 	var mu sync.Mutex
 	next := 0
 	b.ResetTimer()
@@ -58,7 +56,6 @@ func BenchmarkProbeWDLParallel(b *testing.B) {
 func BenchmarkProbeDTZ(b *testing.B) {
 	tb := openTables(b)
 	ps := benchPositions(b)
-	tb.Check()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		tb.ProbeDTZ(ps[i%len(ps)])
@@ -66,8 +63,7 @@ func BenchmarkProbeDTZ(b *testing.B) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "probes/s")
 }
 
-// Many goroutines probe at once, each table loaded by whichever comes
-// first (run with -race).
+// Many goroutines probe at once (run with -race).
 func TestConcurrentProbes(t *testing.T) {
 	tb := openTables(t)
 	rows := readWDLRows(t)

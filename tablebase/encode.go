@@ -28,8 +28,8 @@ func positionKey(pos *v.Position) uint64 {
 // stored value: a WDL score (-2..2) for WDL tables, or for DTZ tables the
 // distance in plies (given the position's WDL score wdl).
 func (t *table) probeTable(pos *v.Position, wdl int) (int, int) {
-	if t.load() != nil {
-		return 0, stFail
+	if t.data == nil {
+		return 0, stFail // closed
 	}
 	var squares [maxTBPieces]int
 	var pcs [maxTBPieces]byte

@@ -20,11 +20,8 @@ func tableFromBytes(name string, dtz bool, data []byte) (*table, error) {
 	if !ok {
 		return nil, errors.New("bad name")
 	}
-	t.once.Do(func() {
-		t.data = data
-		t.err = t.parse()
-	})
-	return t, t.err
+	t.data = data
+	return t, t.parse()
 }
 
 // randomFEN places the table's pieces on distinct random squares, pawns
@@ -159,44 +156,85 @@ func TestDamagedFiles(t *testing.T) {
 	}
 }
 
-// A table file that is missing, empty or not a table is an error for
-// that table alone; the probe says it cannot answer.
+// A table file that is empty, truncated, not a table or not the table its
+// name says is left out when the folder is opened: it is not counted, a
+// warning names it, and a probe that needs it says it cannot answer. A
+// good copy in a later folder is used instead.
 func TestBadFilesInFolder(t *testing.T) {
-	dir := t.TempDir()
-	src, err := os.ReadFile(filepath.Join(tablesPath, "KQvK.rtbw"))
-	if err != nil {
-		t.Fatal(err)
+	dir, dir2 := t.TempDir(), t.TempDir()
+	read := func(name string) []byte {
+		data, err := os.ReadFile(filepath.Join(tablesPath, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
 	}
-	write := func(name string, data []byte) {
+	write := func(dir, name string, data []byte) {
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	write("KQvK.rtbw", src)
-	write("KRvK.rtbw", nil)                // empty
-	write("KPvK.rtbw", src[:100])          // truncated (and the wrong table)
-	write("KNvK.rtbw", []byte("not a tb")) // garbage
-	write("README.txt", []byte("hello"))   // ignored
+	kqk := read("KQvK.rtbw")
+	random := make([]byte, len(read("KRvK.rtbw"))) // a table's size, random bytes
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range random {
+		random[i] = byte(rng.Uint32())
+	}
+	dtz := read("KQvK.rtbz")
+	write(dir, "KQvK.rtbw", kqk)
+	write(dir, "KRvK.rtbw", random)
+	write(dir, "KPvK.rtbw", nil)                        // empty
+	write(dir, "KQvK.rtbz", dtz[:64*(len(dtz)/128)+16]) // cut, at a size a table can have
+	write(dir, "KBvK.rtbw", kqk[:100])                  // cut anywhere
+	write(dir, "KNvK.rtbw", kqk)                        // another table
+	write(dir, "README.txt", []byte("hello"))           // ignored
+	write(dir2, "KRvK.rtbw", read("KRvK.rtbw"))
+	write(dir2, "KNvK.rtbw", random)
+
 	tb, warn := Open(dir + ListSeparator() + filepath.Join(dir, "missing"))
-	if len(warn) != 1 {
+	want := []string{
+		"KBvK.rtbw: file truncated: 100 bytes, not 64n+16",
+		"KNvK.rtbw: file corrupt: piece list does not match the name",
+		"KPvK.rtbw: file empty",
+		"KQvK.rtbz: file truncated",
+		"KRvK.rtbw: file corrupt: bad magic",
+		"cannot read tablebase folder",
+	}
+	if len(warn) != len(want) {
 		t.Errorf("warnings %q", warn)
 	}
-	if tb.CountWDL() != 4 {
-		t.Fatalf("found %d WDL tables", tb.CountWDL())
+	for i, w := range want {
+		if i >= len(warn) || !strings.Contains(warn[i], w) {
+			t.Errorf("warning %d: want one with %q in %q", i, w, warn)
+		}
 	}
-	if w, ok := tb.ProbeWDL(v.MustParseFEN("8/8/8/8/8/2k5/8/KQ6 w - - 0 1")); !ok || w != Win {
+	if tb.Count() != 1 || tb.CountWDL() != 1 || tb.CountDTZ() != 0 || tb.MaxPieces() != 3 {
+		t.Fatalf("found %d tables (%d WDL, %d DTZ, %d pieces), want the one good KQvK.rtbw",
+			tb.Count(), tb.CountWDL(), tb.CountDTZ(), tb.MaxPieces())
+	}
+	kq := v.MustParseFEN("8/8/8/8/8/2k5/8/KQ6 w - - 0 1")
+	if w, ok := tb.ProbeWDL(kq); !ok || w != Win {
 		t.Errorf("KQvK: %d %v", w, ok)
+	}
+	if _, ok := tb.ProbeDTZ(kq); ok {
+		t.Error("the cut KQvK.rtbz answered")
 	}
 	for _, fen := range []string{"8/8/8/8/8/2k5/8/KR6 w - - 0 1", "8/8/8/8/8/2k5/P7/K7 w - - 0 1", "8/8/8/8/8/2k5/8/K6N w - - 0 1"} {
 		if _, ok := tb.ProbeWDL(v.MustParseFEN(fen)); ok {
 			t.Errorf("%s: a bad table answered", fen)
 		}
 	}
-	if errs := tb.Check(); len(errs) != 3 {
-		t.Errorf("Check found %d bad tables: %v", len(errs), errs)
-	}
 	tb.Close()
-	if _, ok := tb.ProbeWDL(v.MustParseFEN("8/8/8/8/8/2k5/8/KQ6 w - - 0 1")); ok {
+	if _, ok := tb.ProbeWDL(kq); ok {
 		t.Error("a closed table answered")
+	}
+
+	// The good KRvK.rtbw of the second folder stands in for the damaged one.
+	tb, warn = Open(dir + ListSeparator() + dir2)
+	if tb.CountWDL() != 2 || len(warn) != 6 {
+		t.Errorf("two folders: %d WDL tables, warnings %q", tb.CountWDL(), warn)
+	}
+	if w, ok := tb.ProbeWDL(v.MustParseFEN("8/8/8/8/8/2k5/8/KR6 w - - 0 1")); !ok || w != Win {
+		t.Errorf("KRvK from the second folder: %d %v", w, ok)
 	}
 }

@@ -8,9 +8,6 @@ import "os"
 // system).
 func loadFile(path string) (data []byte, mapped bool, err error) {
 	data, err = os.ReadFile(path)
-	if err == nil && len(data) == 0 {
-		err = errTruncated
-	}
 	return data, false, err
 }
 

@@ -20,7 +20,10 @@ func loadFile(path string) (data []byte, mapped bool, err error) {
 		return nil, false, err
 	}
 	size := fi.Size()
-	if size <= 0 || size != int64(int(size)) {
+	if size == 0 {
+		return nil, false, errEmpty
+	}
+	if size < 0 || size != int64(int(size)) {
 		return nil, false, errTruncated
 	}
 	data, err = syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)

@@ -4,11 +4,11 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"sync"
 )
 
 var (
 	errTruncated = errors.New("file truncated")
+	errEmpty     = errors.New("file empty")
 	errCorrupt   = errors.New("file corrupt")
 )
 
@@ -55,7 +55,7 @@ type pairs struct {
 const maxTBPieces = 7
 
 // table is one .rtbw or .rtbz file. Its description comes from the file
-// name; the file itself is loaded on first use.
+// name; the file is mapped and its header parsed when it is found.
 type table struct {
 	name      string
 	path      string
@@ -66,9 +66,7 @@ type table struct {
 	unique    bool   // some non-king piece appears once for a side
 	pawnCount [2]int // leading colour first
 
-	once   sync.Once
-	err    error
-	data   []byte
+	data   []byte // nil once closed
 	mapped bool
 	sides  int
 	files  int
@@ -172,21 +170,37 @@ func newTable(name, path string, dtz bool) (*table, bool) {
 	return t, true
 }
 
-// load maps and parses the file once; later calls return the first result.
+// checksumSize is the length of the checksum that ends every table file.
+const checksumSize = 16
+
+// checkSize rejects a file whose length no table can have: tables are laid
+// out in 64-byte units, and a 16-byte checksum follows.
+func checkSize(n int) error {
+	switch {
+	case n == 0:
+		return errEmpty
+	case n%64 != checksumSize:
+		return fmt.Errorf("%w: %d bytes, not 64n+16 as every table file", errTruncated, n)
+	}
+	return nil
+}
+
+// load maps the file and checks its header (magic, flags, piece lists,
+// Huffman codes, and that every section lies inside the file). It runs
+// once, when the folder is opened; a table that fails is not used.
 func (t *table) load() error {
-	t.once.Do(func() {
-		data, mapped, err := loadFile(t.path)
-		if err != nil {
-			t.err = fmt.Errorf("%s: %w", t.path, err)
-			return
-		}
+	data, mapped, err := loadFile(t.path)
+	if err == nil {
 		t.data, t.mapped = data, mapped
-		if err := t.parse(); err != nil {
-			t.err = fmt.Errorf("%s: %w", t.path, err)
-			t.release()
+		if err = checkSize(len(data)); err == nil {
+			err = t.parse()
 		}
-	})
-	return t.err
+	}
+	if err != nil {
+		t.release()
+		return fmt.Errorf("%s: %w", t.path, err)
+	}
+	return nil
 }
 
 func (t *table) release() {
@@ -354,6 +368,9 @@ func (t *table) parse() error {
 	}
 	if r.err != nil {
 		return r.err
+	}
+	if r.pos > len(t.data)-checksumSize {
+		return fmt.Errorf("%w: the data runs into the checksum", errTruncated)
 	}
 	return nil
 }

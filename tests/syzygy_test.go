@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -136,6 +137,52 @@ func TestSyzygyOptions(t *testing.T) {
 	e.send("setoption name SyzygyPath value <empty>")
 	if got := e.sync(); len(got) != 1 || got[0] != "info string found 0 tablebases" {
 		t.Errorf("empty path: got %q", got)
+	}
+	e.send("quit")
+	e.waitExit(10 * time.Second)
+	e.checkProtocol()
+}
+
+// TestSyzygyDamagedFiles sets SyzygyPath to a folder with one good table,
+// one of random bytes (a table's size) and one empty file: the engine
+// counts only the good one, names the other two, and probes the good one.
+func TestSyzygyDamagedFiles(t *testing.T) {
+	dir := t.TempDir()
+	good, err := os.ReadFile(filepath.Join(syzygyDir(t), "KQvK.rtbw"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	random := make([]byte, 208) // the size of the real KRvK.rtbw
+	for i := range random {
+		random[i] = byte(i*131 + i*i*7 + 29)
+	}
+	for name, data := range map[string][]byte{"KQvK.rtbw": good, "KRvK.rtbw": random, "KPvK.rtbw": nil} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := startEngine(t)
+	e.handshake()
+	e.send("setoption name SyzygyPath value " + dir)
+	want := []string{
+		"info string tablebase file not used: " + filepath.Join(dir, "KPvK.rtbw") + ": file empty",
+		"info string tablebase file not used: " + filepath.Join(dir, "KRvK.rtbw") + ": file corrupt: bad magic",
+		"info string found 1 tablebases",
+	}
+	if got := e.sync(); !slices.Equal(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	for _, c := range []struct {
+		fen  string
+		hits bool
+	}{{"8/8/8/8/8/2k5/8/KQ6 w - - 0 1", true}, {"8/8/8/8/8/2k5/8/KR6 w - - 0 1", false}} {
+		e.send("position fen " + c.fen)
+		best, _, lines := e.search("go depth 4", 10*time.Second)
+		legalIn(t, v.MustParseFEN(c.fen), best)
+		last := lines[len(lines)-1]
+		if hits := !strings.Contains(last, " tbhits 0 "); hits != c.hits {
+			t.Errorf("%s: tbhits %v wanted, got %q", c.fen, c.hits, last)
+		}
 	}
 	e.send("quit")
 	e.waitExit(10 * time.Second)
