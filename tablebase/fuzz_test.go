@@ -9,18 +9,38 @@ import (
 	"testing"
 
 	v "github.com/rochade/rochade/variant960"
+	"golang.org/x/exp/mmap"
 )
 
 // fuzzNames are the tables the fuzzer may pretend a file is.
 var fuzzNames = []string{"KQvK", "KRvK", "KPvK", "KRvKP", "KNvKN", "KPvKP", "KBNvK"}
 
-// tableFromBytes parses data as the named table without a file.
-func tableFromBytes(name string, dtz bool, data []byte) (*table, error) {
-	t, ok := newTable(name, "", dtz)
+// tableFromBytes writes data to a new file in dir, maps it and parses it
+// as the named table. Unlike load it does not check the file's size first,
+// so that the parser sees cut files of every length. The mapping is
+// released when the test ends.
+func tableFromBytes(tt testing.TB, dir, name string, dtz bool, data []byte) (*table, error) {
+	tt.Helper()
+	f, err := os.CreateTemp(dir, name)
+	if err == nil {
+		_, err = f.Write(data)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		tt.Fatal(err)
+	}
+	t, ok := newTable(name, f.Name(), dtz)
 	if !ok {
 		return nil, errors.New("bad name")
 	}
-	t.data = data
+	m, err := mmap.Open(f.Name())
+	if err != nil {
+		tt.Fatal(err)
+	}
+	t.mm = m
+	tt.Cleanup(t.release)
 	return t, t.parse()
 }
 
@@ -92,7 +112,7 @@ func FuzzTable(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, name uint8, dtz bool, data []byte) {
 		tname := fuzzNames[int(name)%len(fuzzNames)]
-		tab, err := tableFromBytes(tname, dtz, data)
+		tab, err := tableFromBytes(t, t.TempDir(), tname, dtz, data)
 		if err != nil {
 			return
 		}
@@ -116,6 +136,7 @@ func FuzzTable(f *testing.F) {
 // Every truncation and many byte flips of a real file are read without a
 // crash; truncations are errors.
 func TestDamagedFiles(t *testing.T) {
+	dir := t.TempDir()
 	for _, file := range []string{"KQvK.rtbw", "KPvK.rtbw", "KPvK.rtbz"} {
 		data, err := os.ReadFile(filepath.Join(tablesPath, file))
 		if err != nil {
@@ -134,7 +155,7 @@ func TestDamagedFiles(t *testing.T) {
 		}
 		step := max(1, len(data)/300)
 		for n := 0; n < len(data); n += step {
-			tab, err := tableFromBytes(name, dtz, data[:n])
+			tab, err := tableFromBytes(t, dir, name, dtz, data[:n])
 			// Whatever parses must still probe safely (the data blocks
 			// may be cut where the header does not notice).
 			if err == nil {
@@ -146,11 +167,11 @@ func TestDamagedFiles(t *testing.T) {
 			for j := 0; j < 1+i%4; j++ {
 				bad[r.IntN(len(bad))] ^= byte(1 + r.IntN(255))
 			}
-			if tab, err := tableFromBytes(name, dtz, bad); err == nil {
+			if tab, err := tableFromBytes(t, dir, name, dtz, bad); err == nil {
 				probe(tab)
 			}
 		}
-		if _, err := tableFromBytes(name, dtz, data); err != nil {
+		if _, err := tableFromBytes(t, dir, name, dtz, data); err != nil {
 			t.Fatalf("%s: the intact file fails: %v", file, err)
 		}
 	}

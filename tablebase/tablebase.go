@@ -1,8 +1,10 @@
 // Package tablebase probes Syzygy endgame tablebases (.rtbw WDL and .rtbz
-// DTZ files) in pure Go. Files are memory-mapped (read into memory where
-// mapping is unavailable) and their headers checked when the folders are
-// opened; a damaged file is left out and named. Any number of goroutines
-// may probe at once.
+// DTZ files) in pure Go. Files are memory-mapped with golang.org/x/exp/mmap
+// (on Linux, macOS and Windows alike) and their headers checked when the
+// folders are opened; a damaged file is left out and named. Probes read the
+// mapped files in place: the tables take no heap, and a probe allocates
+// nothing. Any number of goroutines may probe at once. Tables that are no
+// longer referenced are unmapped by the garbage collector.
 //
 // Scores are from the side to move's view: 2 win, 1 win that the 50-move
 // rule turns into a draw ("cursed"), 0 draw, -1 loss saved by the 50-move
