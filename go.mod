@@ -7,6 +7,7 @@ require (
 	github.com/notnil/chess v1.10.0
 	github.com/rs/zerolog v1.35.1
 	github.com/ulikunitz/xz v0.5.17
+	golang.org/x/exp v0.0.0-20261014143641-f0251eb4aa3e
 	golang.org/x/sys v0.29.0
 )
 

@@ -10,13 +10,19 @@ import (
 	v "github.com/rochade/rochade/variant960"
 )
 
+// The 3-4-piece tables and their WDL list are kept once, in the
+// tablebase package's testdata (see its README.md).
+const (
+	testTablesPath = "../tablebase/testdata/syzygy"
+	testWDLPath    = "../tablebase/testdata/syzygy_wdl.tsv"
+)
+
 func testTables(t *testing.T) *tablebase.Tablebases {
 	t.Helper()
-	dir := "../../shared/data/syzygy"
-	if _, err := os.Stat(dir + "/KQvK.rtbw"); err != nil {
-		t.Skip("no Syzygy tables")
+	tb, warn := tablebase.Open(testTablesPath)
+	if len(warn) > 0 || tb.Count() == 0 {
+		t.Fatalf("%d tables in %s, warnings %q", tb.Count(), testTablesPath, warn)
 	}
-	tb, _ := tablebase.Open(dir)
 	return tb
 }
 
@@ -86,9 +92,9 @@ func TestSearchWithTablebases(t *testing.T) {
 // rule, at a small node count.
 func TestTablebaseConversion(t *testing.T) {
 	tb := testTables(t)
-	f, err := os.ReadFile("../../shared/data/syzygy_wdl.tsv")
+	f, err := os.ReadFile(testWDLPath)
 	if err != nil {
-		t.Skip("no WDL list")
+		t.Fatal(err)
 	}
 	type cand struct {
 		fen string

@@ -1,6 +1,8 @@
 package tablebase
 
 import (
+	"os"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -17,11 +19,10 @@ func benchPositions(b *testing.B) []*v.Position {
 }
 
 // BenchmarkProbeWDL is one WDL probe (with its capture resolution) of
-// the 600 list positions in turn, tables already loaded.
+// the 600 list positions in turn.
 func BenchmarkProbeWDL(b *testing.B) {
 	tb := openTables(b)
 	ps := benchPositions(b)
-	tb.Check()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		tb.ProbeWDL(ps[i%len(ps)])
@@ -33,7 +34,6 @@ func BenchmarkProbeWDL(b *testing.B) {
 func BenchmarkProbeWDLParallel(b *testing.B) {
 	tb := openTables(b)
 	ps := benchPositions(b)
-	tb.Check()
 	var mu sync.Mutex
 	next := 0
 	b.ResetTimer()
@@ -58,7 +58,6 @@ func BenchmarkProbeWDLParallel(b *testing.B) {
 func BenchmarkProbeDTZ(b *testing.B) {
 	tb := openTables(b)
 	ps := benchPositions(b)
-	tb.Check()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		tb.ProbeDTZ(ps[i%len(ps)])
@@ -66,8 +65,7 @@ func BenchmarkProbeDTZ(b *testing.B) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "probes/s")
 }
 
-// Many goroutines probe at once, each table loaded by whichever comes
-// first (run with -race).
+// Many goroutines probe at once (run with -race).
 func TestConcurrentProbes(t *testing.T) {
 	tb := openTables(t)
 	rows := readWDLRows(t)
@@ -92,5 +90,81 @@ func TestConcurrentProbes(t *testing.T) {
 	close(errs)
 	for fen := range errs {
 		t.Errorf("%s: wrong under concurrency", fen)
+	}
+}
+
+// Probing allocates nothing, the first probe of each table included: the
+// files are mapped and parsed when the folder is opened, not by a search
+// thread in the middle of a search. And the tables take next to no heap:
+// the probes read the mapped files in place.
+func TestProbesAllocateNothing(t *testing.T) {
+	var m0, m1, m2 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
+	tb := openTables(t)
+	runtime.GC()
+	runtime.ReadMemStats(&m1)
+	var files int64
+	entries, err := os.ReadDir(tablesPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if fi, err := e.Info(); err == nil {
+			files += fi.Size()
+		}
+	}
+	// The descriptions (piece lists, Huffman codes) take about 5 KB a
+	// table here; a file read into memory would take its whole size.
+	if heap := int64(m1.HeapAlloc) - int64(m0.HeapAlloc); heap > files/2 {
+		t.Errorf("the open tables take %d bytes of heap, their files %d", heap, files)
+	}
+
+	rows := readWDLRows(t)
+	ps := make([]*v.Position, len(rows))
+	for i, r := range rows {
+		ps[i] = v.MustParseFEN(r.fen)
+	}
+	runtime.ReadMemStats(&m1)
+	for _, p := range ps {
+		tb.ProbeWDL(p)
+		tb.ProbeDTZ(p)
+	}
+	runtime.ReadMemStats(&m2)
+	if n := m2.Mallocs - m1.Mallocs; n > 0 {
+		t.Errorf("the first probes of %d positions allocated %d times, %d bytes", len(ps), n, m2.TotalAlloc-m1.TotalAlloc)
+	}
+	if tb.Hits() == 0 {
+		t.Fatal("no probe answered")
+	}
+	if n := testing.AllocsPerRun(3, func() {
+		for _, p := range ps {
+			tb.ProbeWDL(p)
+			tb.ProbeDTZ(p)
+		}
+	}); n > 0 {
+		t.Errorf("probes allocate: %.0f times a pass", n)
+	}
+}
+
+// BenchmarkProbeTable is the table read alone (index and decompression, no
+// capture search) of the list positions' own WDL tables, in turn: the part
+// of a probe that reads the mapped file.
+func BenchmarkProbeTable(b *testing.B) {
+	tb := openTables(b)
+	type probe struct {
+		t   *table
+		pos *v.Position
+	}
+	var ps []probe
+	for _, p := range benchPositions(b) {
+		if t := tb.wdl[positionKey(p)]; t != nil {
+			ps = append(ps, probe{t, p})
+		}
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		p := ps[i%len(ps)]
+		p.t.probeTable(p.pos, 0)
 	}
 }

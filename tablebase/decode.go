@@ -1,13 +1,13 @@
 package tablebase
 
 import (
-	"encoding/binary"
 	"fmt"
 )
 
 // setSizes reads the block geometry and the canonical Huffman code of one
 // sub-table, and the pair tree of its Recursive Pairing symbols.
 func (t *table) setSizes(d *pairs, r *reader) error {
+	d.m = r.m
 	d.flags = byte(r.u8())
 	if d.flags&flagSingleValue != 0 {
 		d.single = r.u8()
@@ -31,11 +31,14 @@ func (t *table) setSizes(d *pairs, r *reader) error {
 	}
 	d.minSymLen = minSymLen
 	n := maxSymLen - minSymLen + 1
-	d.lowestSym = r.slice(uint64(2 * n))
+	d.lowestSym = make([]uint16, n)
+	for i := range d.lowestSym {
+		d.lowestSym[i] = uint16(r.u16())
+	}
 	if r.err != nil {
 		return r.err
 	}
-	low := func(i int) uint64 { return uint64(binary.LittleEndian.Uint16(d.lowestSym[2*i:])) }
+	low := func(i int) uint64 { return uint64(d.lowestSym[i]) }
 	d.base64 = make([]uint64, n)
 	for i := n - 2; i >= 0; i-- {
 		d.base64[i] = (d.base64[i+1] + low(i) - low(i+1)) / 2
@@ -47,7 +50,7 @@ func (t *table) setSizes(d *pairs, r *reader) error {
 		d.base64[i] <<= uint(64 - i - minSymLen)
 	}
 	nsym := r.u16()
-	d.btree = r.slice(uint64(3 * nsym))
+	d.btree = r.skip(uint64(3 * nsym))
 	if nsym&1 != 0 {
 		r.u8()
 	}
@@ -57,7 +60,7 @@ func (t *table) setSizes(d *pairs, r *reader) error {
 	if nsym == 0 {
 		return fmt.Errorf("%w: no symbols", errCorrupt)
 	}
-	d.symlen = make([]int, nsym)
+	d.symlen = make([]uint8, nsym)
 	visited := make([]bool, nsym)
 	for s := 0; s < nsym; s++ {
 		if !visited[s] {
@@ -65,7 +68,7 @@ func (t *table) setSizes(d *pairs, r *reader) error {
 			if err != nil {
 				return err
 			}
-			d.symlen[s] = v
+			d.symlen[s] = uint8(v)
 		}
 	}
 	// Every pair must expand into strictly shorter halves, so that the
@@ -76,7 +79,7 @@ func (t *table) setSizes(d *pairs, r *reader) error {
 			continue
 		}
 		ls := d.left(s)
-		if d.symlen[s] != d.symlen[ls]+d.symlen[rs]+1 {
+		if int(d.symlen[s]) != int(d.symlen[ls])+int(d.symlen[rs])+1 {
 			return fmt.Errorf("%w: pair tree inconsistent", errCorrupt)
 		}
 	}
@@ -84,13 +87,13 @@ func (t *table) setSizes(d *pairs, r *reader) error {
 }
 
 func (d *pairs) left(s int) int {
-	b := d.btree[3*s:]
-	return int(b[1]&15)<<8 | int(b[0])
+	o := d.btree + 3*s
+	return int(d.m.At(o+1)&15)<<8 | int(d.m.At(o))
 }
 
 func (d *pairs) right(s int) int {
-	b := d.btree[3*s:]
-	return int(b[2])<<4 | int(b[1]>>4)
+	o := d.btree + 3*s
+	return int(d.m.At(o+2))<<4 | int(d.m.At(o+1)>>4)
 }
 
 // setSymlen returns how many values, less one, symbol s stands for.
@@ -110,16 +113,20 @@ func (d *pairs) setSymlen(s int, visited []bool, depth int) (int, error) {
 			if err != nil {
 				return 0, err
 			}
-			d.symlen[c] = v
+			d.symlen[c] = uint8(v)
 		}
 	}
-	return d.symlen[ls] + d.symlen[rs] + 1, nil
+	n := int(d.symlen[ls]) + int(d.symlen[rs]) + 1
+	if n > 255 {
+		return 0, fmt.Errorf("%w: a symbol stands for more than 256 values", errCorrupt)
+	}
+	return n, nil
 }
 
 // setDTZMap records where the DTZ value maps of each file start.
 func (t *table) setDTZMap(r *reader) error {
 	start := r.pos
-	t.dtzMap = r.b[start:]
+	t.dtzMap = start
 	for f := 0; f < t.files; f++ {
 		d := &t.items[0][f]
 		if d.flags&flagMapped == 0 {
@@ -130,13 +137,13 @@ func (t *table) setDTZMap(r *reader) error {
 			for i := 0; i < 4; i++ {
 				d.mapIdx[i] = (r.pos-start)/2 + 1
 				n := r.u16()
-				r.slice(uint64(2 * n))
+				r.skip(uint64(2 * n))
 			}
 		} else {
 			for i := 0; i < 4; i++ {
 				d.mapIdx[i] = r.pos - start + 1
 				n := r.u8()
-				r.slice(uint64(n))
+				r.skip(uint64(n))
 			}
 		}
 	}
@@ -152,19 +159,20 @@ func (d *pairs) decompress(idx uint64) (int, bool) {
 	if idx >= d.tbSize {
 		return 0, false
 	}
+	m := d.m
 	k := idx / d.span
-	if (k+1)*6 > uint64(len(d.sparse)) {
+	if k >= d.sparseN {
 		return 0, false
 	}
-	e := d.sparse[k*6:]
-	block := uint64(binary.LittleEndian.Uint32(e))
-	offset := int64(binary.LittleEndian.Uint16(e[4:]))
+	e := d.sparse + int(k)*6
+	block := u32le(m, e)
+	offset := int64(u16le(m, e+4))
 	offset += int64(idx%d.span) - int64(d.span/2)
 	blockLen := func(b uint64) (int64, bool) {
-		if b >= d.blockLenN || 2*b+2 > uint64(len(d.blockLen)) {
+		if b >= d.blockLenN {
 			return 0, false
 		}
-		return int64(binary.LittleEndian.Uint16(d.blockLen[2*b:])), true
+		return int64(u16le(m, d.blockLen+2*int(b))), true
 	}
 	for offset < 0 {
 		if block == 0 {
@@ -188,14 +196,12 @@ func (d *pairs) decompress(idx uint64) (int, bool) {
 		offset -= l + 1
 		block++
 	}
-	if block >= d.blocksNum {
+	if block >= d.blocksNum || d.sizeofBlock < 8 {
 		return 0, false
 	}
-	data := d.blocks[block*d.sizeofBlock : (block+1)*d.sizeofBlock]
-	if len(data) < 8 {
-		return 0, false
-	}
-	buf := binary.BigEndian.Uint64(data)
+	data := d.blocks + int(block*d.sizeofBlock)
+	size := int(d.sizeofBlock)
+	buf := u32be(m, data)<<32 | u32be(m, data+4)
 	ptr := 8
 	bits := 64
 	var sym int
@@ -205,10 +211,10 @@ func (d *pairs) decompress(idx uint64) (int, bool) {
 			l++
 		}
 		sym = int((buf - d.base64[l]) >> uint(64-l-d.minSymLen))
-		if 2*l+2 > len(d.lowestSym) {
+		if l >= len(d.lowestSym) {
 			return 0, false
 		}
-		sym += int(binary.LittleEndian.Uint16(d.lowestSym[2*l:]))
+		sym += int(d.lowestSym[l])
 		if sym >= len(d.symlen) {
 			return 0, false
 		}
@@ -222,12 +228,12 @@ func (d *pairs) decompress(idx uint64) (int, bool) {
 		if bits <= 32 {
 			// Refill. Past the end of the block the bits are not needed
 			// by a valid table: read zeros there.
-			if ptr+4 > len(data) {
-				if ptr > len(data)+64 {
+			if ptr+4 > size {
+				if ptr > size+64 {
 					return 0, false
 				}
 			} else {
-				buf |= uint64(binary.BigEndian.Uint32(data[ptr:])) << uint(32-bits)
+				buf |= u32be(m, data+ptr) << uint(32-bits)
 			}
 			bits += 32
 			ptr += 4

@@ -28,8 +28,8 @@ func positionKey(pos *v.Position) uint64 {
 // stored value: a WDL score (-2..2) for WDL tables, or for DTZ tables the
 // distance in plies (given the position's WDL score wdl).
 func (t *table) probeTable(pos *v.Position, wdl int) (int, int) {
-	if t.load() != nil {
-		return 0, stFail
+	if t.mm == nil {
+		return 0, stFail // closed
 	}
 	var squares [maxTBPieces]int
 	var pcs [maxTBPieces]byte
@@ -221,15 +221,17 @@ func (t *table) mapScore(f, val, wdl int) (int, int) {
 		m := [5]int{1, 3, 0, 2, 0}[wdl+2]
 		i := d.mapIdx[m] + val
 		if d.flags&flagWide != 0 {
-			if 2*i+2 > len(t.dtzMap) {
+			o := t.dtzMap + 2*i
+			if o+2 > t.mm.Len() {
 				return 0, stFail
 			}
-			val = int(t.dtzMap[2*i]) | int(t.dtzMap[2*i+1])<<8
+			val = u16le(t.mm, o)
 		} else {
-			if i >= len(t.dtzMap) {
+			o := t.dtzMap + i
+			if o >= t.mm.Len() {
 				return 0, stFail
 			}
-			val = int(t.dtzMap[i])
+			val = int(t.mm.At(o))
 		}
 	}
 	if (wdl == 2 && d.flags&flagWinPlies == 0) || (wdl == -2 && d.flags&flagLossPlies == 0) || wdl == 1 || wdl == -1 {

@@ -1,14 +1,15 @@
 package tablebase
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"sync"
+
+	"golang.org/x/exp/mmap"
 )
 
 var (
 	errTruncated = errors.New("file truncated")
+	errEmpty     = errors.New("file empty")
 	errCorrupt   = errors.New("file corrupt")
 )
 
@@ -36,26 +37,30 @@ type pairs struct {
 	groupIdx [maxTBPieces + 1]uint64
 	tbSize   uint64
 
+	// The sections below stay in the mapped file m: the fields are their
+	// offsets, checked to lie inside the file when it is parsed.
+	m           *mmap.ReaderAt
 	sizeofBlock uint64
 	span        uint64
-	sparse      []byte // 6 bytes an entry: block uint32, offset uint16
-	blockLen    []byte // 2 bytes an entry
-	blocksNum   uint64
+	sparse      int // 6 bytes an entry: block uint32, offset uint16
+	sparseN     uint64
+	blockLen    int // 2 bytes an entry
 	blockLenN   uint64
-	blocks      []byte
+	blocks      int
+	blocksNum   uint64
+	btree       int // 3 bytes a symbol
 	minSymLen   int
-	single      int // the value of a single-value table
-	lowestSym   []byte
+	single      int      // the value of a single-value table
+	lowestSym   []uint16 // at most 32 entries
 	base64      []uint64
-	symlen      []int
-	btree       []byte // 3 bytes a symbol
-	mapIdx      [4]int // DTZ value maps, offsets into table.dtzMap
+	symlen      []uint8 // values a symbol stands for, less one (at most 256)
+	mapIdx      [4]int  // DTZ value maps, offsets from table.dtzMap
 }
 
 const maxTBPieces = 7
 
 // table is one .rtbw or .rtbz file. Its description comes from the file
-// name; the file itself is loaded on first use.
+// name; the file is mapped and its header parsed when it is found.
 type table struct {
 	name      string
 	path      string
@@ -66,15 +71,11 @@ type table struct {
 	unique    bool   // some non-king piece appears once for a side
 	pawnCount [2]int // leading colour first
 
-	once   sync.Once
-	err    error
-	data   []byte
-	mapped bool
+	mm     *mmap.ReaderAt // the mapped file; nil once closed
 	sides  int
 	files  int
 	items  [2][4]pairs
-	dtzMap []byte // the DTZ value maps (starts at the map area)
-	wide   bool
+	dtzMap int // offset of the DTZ value maps
 }
 
 // materialKey packs piece counts: 4 bits per colour and type (pawn..queen).
@@ -172,33 +173,63 @@ func newTable(name, path string, dtz bool) (*table, bool) {
 	return t, true
 }
 
-// load maps and parses the file once; later calls return the first result.
+// checksumSize is the length of the checksum that ends every table file.
+const checksumSize = 16
+
+// checkSize rejects a file whose length no table can have: tables are laid
+// out in 64-byte units, and a 16-byte checksum follows.
+func checkSize(n int) error {
+	switch {
+	case n == 0:
+		return errEmpty
+	case n%64 != checksumSize:
+		return fmt.Errorf("%w: %d bytes, not 64n+16 as every table file", errTruncated, n)
+	}
+	return nil
+}
+
+// load maps the file and checks its header (magic, flags, piece lists,
+// Huffman codes, and that every section lies inside the file). It runs
+// once, when the folder is opened; a table that fails is not used.
 func (t *table) load() error {
-	t.once.Do(func() {
-		data, mapped, err := loadFile(t.path)
-		if err != nil {
-			t.err = fmt.Errorf("%s: %w", t.path, err)
-			return
+	m, err := mmap.Open(t.path)
+	if err == nil {
+		t.mm = m
+		if err = checkSize(m.Len()); err == nil {
+			err = t.parse()
 		}
-		t.data, t.mapped = data, mapped
-		if err := t.parse(); err != nil {
-			t.err = fmt.Errorf("%s: %w", t.path, err)
-			t.release()
-		}
-	})
-	return t.err
+	}
+	if err != nil {
+		t.release()
+		return fmt.Errorf("%s: %w", t.path, err)
+	}
+	return nil
 }
 
 func (t *table) release() {
-	if t.mapped && t.data != nil {
-		unmap(t.data)
+	if t.mm != nil {
+		t.mm.Close()
 	}
-	t.data = nil
+	t.mm = nil
 }
 
-// reader walks the file with bounds checks.
+// Reads from a mapped file. The offsets of the probe code were checked
+// against the file's length when it was parsed (At checks them again).
+func u16le(m *mmap.ReaderAt, off int) int {
+	return int(m.At(off)) | int(m.At(off+1))<<8
+}
+
+func u32le(m *mmap.ReaderAt, off int) uint64 {
+	return uint64(m.At(off)) | uint64(m.At(off+1))<<8 | uint64(m.At(off+2))<<16 | uint64(m.At(off+3))<<24
+}
+
+func u32be(m *mmap.ReaderAt, off int) uint64 {
+	return uint64(m.At(off))<<24 | uint64(m.At(off+1))<<16 | uint64(m.At(off+2))<<8 | uint64(m.At(off+3))
+}
+
+// reader walks the file's header with bounds checks.
 type reader struct {
-	b   []byte
+	m   *mmap.ReaderAt
 	pos int
 	err error
 }
@@ -207,7 +238,7 @@ func (r *reader) need(n int) bool {
 	if r.err != nil {
 		return false
 	}
-	if n < 0 || r.pos+n > len(r.b) || r.pos+n < r.pos {
+	if n < 0 || r.pos+n > r.m.Len() || r.pos+n < r.pos {
 		r.err = errTruncated
 		return false
 	}
@@ -219,7 +250,7 @@ func (r *reader) u8() int {
 		return 0
 	}
 	r.pos++
-	return int(r.b[r.pos-1])
+	return int(r.m.At(r.pos - 1))
 }
 
 func (r *reader) u16() int {
@@ -227,7 +258,7 @@ func (r *reader) u16() int {
 		return 0
 	}
 	r.pos += 2
-	return int(binary.LittleEndian.Uint16(r.b[r.pos-2:]))
+	return u16le(r.m, r.pos-2)
 }
 
 func (r *reader) u32() uint64 {
@@ -235,22 +266,21 @@ func (r *reader) u32() uint64 {
 		return 0
 	}
 	r.pos += 4
-	return uint64(binary.LittleEndian.Uint32(r.b[r.pos-4:]))
+	return u32le(r.m, r.pos-4)
 }
 
-// slice returns the next n bytes.
-func (r *reader) slice(n uint64) []byte {
-	if n > uint64(len(r.b)) || !r.need(int(n)) {
+// skip passes over the next n bytes and returns where they start.
+func (r *reader) skip(n uint64) int {
+	if n > uint64(r.m.Len()) || !r.need(int(n)) {
 		r.err = errTruncated
-		return nil
+		return 0
 	}
-	s := r.b[r.pos : r.pos+int(n)]
 	r.pos += int(n)
-	return s
+	return r.pos - int(n)
 }
 
 func (r *reader) align(a int) {
-	if p := (r.pos + a - 1) &^ (a - 1); p <= len(r.b) {
+	if p := (r.pos + a - 1) &^ (a - 1); p <= r.m.Len() {
 		r.pos = p
 	} else {
 		r.err = errTruncated
@@ -259,8 +289,11 @@ func (r *reader) align(a int) {
 
 // parse reads the header, the Huffman tables and locates the data blocks.
 func (t *table) parse() error {
-	r := &reader{b: t.data}
-	magic := r.slice(4)
+	r := &reader{m: t.mm}
+	var magic [4]byte
+	for i := range magic {
+		magic[i] = byte(r.u8())
+	}
 	if r.err != nil {
 		return r.err
 	}
@@ -268,7 +301,7 @@ func (t *table) parse() error {
 	if t.dtz {
 		want = dtzMagic
 	}
-	if [4]byte(magic) != want {
+	if magic != want {
 		return fmt.Errorf("%w: bad magic", errCorrupt)
 	}
 	flags := r.u8()
@@ -333,36 +366,35 @@ func (t *table) parse() error {
 	for f := 0; f < t.files; f++ {
 		for i := 0; i < t.sides; i++ {
 			d := &t.items[i][f]
-			d.sparse = r.slice(d.sparseN() * 6)
+			if d.flags&flagSingleValue == 0 {
+				d.sparseN = (d.tbSize + d.span - 1) / d.span
+			}
+			d.sparse = r.skip(d.sparseN * 6)
 		}
 	}
 	for f := 0; f < t.files; f++ {
 		for i := 0; i < t.sides; i++ {
 			d := &t.items[i][f]
-			d.blockLen = r.slice(d.blockLenN * 2)
+			d.blockLen = r.skip(d.blockLenN * 2)
 		}
 	}
 	for f := 0; f < t.files; f++ {
 		for i := 0; i < t.sides; i++ {
 			d := &t.items[i][f]
 			r.align(64)
-			if d.blocksNum > 0 && d.sizeofBlock > uint64(len(t.data)) {
+			if d.blocksNum > 0 && d.sizeofBlock > uint64(t.mm.Len()) {
 				return errTruncated
 			}
-			d.blocks = r.slice(d.blocksNum * d.sizeofBlock)
+			d.blocks = r.skip(d.blocksNum * d.sizeofBlock)
 		}
 	}
 	if r.err != nil {
 		return r.err
 	}
-	return nil
-}
-
-func (d *pairs) sparseN() uint64 {
-	if d.flags&flagSingleValue != 0 {
-		return 0
+	if r.pos > t.mm.Len()-checksumSize {
+		return fmt.Errorf("%w: the data runs into the checksum", errTruncated)
 	}
-	return (d.tbSize + d.span - 1) / d.span
+	return nil
 }
 
 // checkPieces makes sure the piece list is the table's material.

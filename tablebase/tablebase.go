@@ -1,7 +1,10 @@
 // Package tablebase probes Syzygy endgame tablebases (.rtbw WDL and .rtbz
-// DTZ files) in pure Go. Files are memory-mapped (read into memory where
-// mapping is unavailable) and parsed on first use; any number of
-// goroutines may probe at once.
+// DTZ files) in pure Go. Files are memory-mapped with golang.org/x/exp/mmap
+// (on Linux, macOS and Windows alike) and their headers checked when the
+// folders are opened; a damaged file is left out and named. Probes read the
+// mapped files in place: the tables take no heap, and a probe allocates
+// nothing. Any number of goroutines may probe at once. Tables that are no
+// longer referenced are unmapped by the garbage collector.
 //
 // Scores are from the side to move's view: 2 win, 1 win that the 50-move
 // rule turns into a draw ("cursed"), 0 draw, -1 loss saved by the 50-move
@@ -50,9 +53,12 @@ func ListSeparator() string {
 }
 
 // Open finds the table files in the folders of paths (separated by
-// ListSeparator; empty or "<empty>" for none). Files are not read until a
-// probe needs them. The warnings name folders that cannot be read; they do
-// not stop the others from being used.
+// ListSeparator; empty or "<empty>" for none), maps each and checks its
+// size and header. The warnings name the folders that cannot be read and
+// the files that cannot be read or are damaged (empty, truncated, not a
+// table, or not the table their name says); those are left out and not
+// counted, and the others are used. A file found in an earlier folder
+// hides one of the same name in a later folder, unless it is damaged.
 func Open(paths string) (tb *Tablebases, warnings []string) {
 	tb = &Tablebases{wdl: map[uint64]*table{}, dtz: map[uint64]*table{}}
 	paths = strings.TrimSpace(paths)
@@ -91,6 +97,10 @@ func Open(paths string) (tb *Tablebases, warnings []string) {
 			if !ok {
 				continue
 			}
+			if err := t.load(); err != nil {
+				warnings = append(warnings, fmt.Sprintf("tablebase file not used: %v", err))
+				continue
+			}
 			seen[name] = true
 			m := tb.wdl
 			if isDTZ {
@@ -108,7 +118,7 @@ func Open(paths string) (tb *Tablebases, warnings []string) {
 	return tb, warnings
 }
 
-// Count returns the number of table files found.
+// Count returns the number of good table files found.
 func (tb *Tablebases) Count() int {
 	if tb == nil {
 		return 0
@@ -134,29 +144,15 @@ func (tb *Tablebases) MaxPieces() int {
 // Hits returns the number of successful probes so far.
 func (tb *Tablebases) Hits() uint64 { return tb.hits.Load() }
 
-// Close releases the mapped files. No probe may run during or after it.
+// Close releases the mapped files. No probe may run during or after it;
+// probes after it fail.
 func (tb *Tablebases) Close() {
 	if tb == nil {
 		return
 	}
 	for _, t := range tb.all {
-		t.load() // makes sure no initialisation is still under way
 		t.release()
-		t.err = errClosed
 	}
-}
-
-var errClosed = fmt.Errorf("tablebases closed")
-
-// Check loads and parses every table file and returns the errors found.
-func (tb *Tablebases) Check() []error {
-	var errs []error
-	for _, t := range tb.all {
-		if err := t.load(); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errs
 }
 
 // probeable reports whether the tables can answer for pos at all.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,25 +15,32 @@ import (
 	v "github.com/rochade/rochade/variant960"
 )
 
-// syzygyDir is the shared 3-4 piece tables (beside the checkout in CI).
+// The 3-4-piece tables (all 70 files) and their WDL list are kept once,
+// in the tablebase package's testdata (see its README.md).
+const (
+	syzygyTestdata = "../tablebase/testdata/syzygy"
+	syzygyWDLList  = "../tablebase/testdata/syzygy_wdl.tsv"
+)
+
+// syzygyDir is the absolute path of the test tables.
 func syzygyDir(t testing.TB) string {
 	t.Helper()
-	dir, err := filepath.Abs("../../shared/data/syzygy")
+	dir, err := filepath.Abs(syzygyTestdata)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "KQvK.rtbw")); err != nil {
-		t.Skipf("no Syzygy tables at %s", dir)
+		t.Fatalf("no Syzygy tables at %s: %v", dir, err)
 	}
 	return dir
 }
 
-// tbRows reads some rows of the shared WDL list.
+// tbRows reads the first n rows of the WDL list.
 func tbRows(t testing.TB, n int) (fens []string, wdls []int) {
 	t.Helper()
-	f, err := os.Open("../../shared/data/syzygy_wdl.tsv")
+	f, err := os.Open(syzygyWDLList)
 	if err != nil {
-		t.Skipf("no WDL list: %v", err)
+		t.Fatal(err)
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
@@ -135,55 +143,114 @@ func TestSyzygyOptions(t *testing.T) {
 	e.checkProtocol()
 }
 
-// TestSyzygyLichessBot drives the engine as python-chess does for
-// lichess-bot's default configuration: uci, the options, isready,
-// ucinewgame, position, go with clocks. It must move, with the bot's
-// default path (./syzygy/, absent here) and with real tables.
+// TestSyzygyDamagedFiles sets SyzygyPath to a folder with one good table,
+// one of random bytes (a table's size) and one empty file: the engine
+// counts only the good one, names the other two, and probes the good one.
+func TestSyzygyDamagedFiles(t *testing.T) {
+	dir := t.TempDir()
+	good, err := os.ReadFile(filepath.Join(syzygyDir(t), "KQvK.rtbw"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	random := make([]byte, 208) // the size of the real KRvK.rtbw
+	for i := range random {
+		random[i] = byte(i*131 + i*i*7 + 29)
+	}
+	for name, data := range map[string][]byte{"KQvK.rtbw": good, "KRvK.rtbw": random, "KPvK.rtbw": nil} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := startEngine(t)
+	e.handshake()
+	e.send("setoption name SyzygyPath value " + dir)
+	want := []string{
+		"info string tablebase file not used: " + filepath.Join(dir, "KPvK.rtbw") + ": file empty",
+		"info string tablebase file not used: " + filepath.Join(dir, "KRvK.rtbw") + ": file corrupt: bad magic",
+		"info string found 1 tablebases",
+	}
+	if got := e.sync(); !slices.Equal(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	for _, c := range []struct {
+		fen  string
+		hits bool
+	}{{"8/8/8/8/8/2k5/8/KQ6 w - - 0 1", true}, {"8/8/8/8/8/2k5/8/KR6 w - - 0 1", false}} {
+		e.send("position fen " + c.fen)
+		best, _, lines := e.search("go depth 4", 10*time.Second)
+		legalIn(t, v.MustParseFEN(c.fen), best)
+		last := lines[len(lines)-1]
+		if hits := !strings.Contains(last, " tbhits 0 "); hits != c.hits {
+			t.Errorf("%s: tbhits %v wanted, got %q", c.fen, c.hits, last)
+		}
+	}
+	e.send("quit")
+	e.waitExit(10 * time.Second)
+	e.checkProtocol()
+}
+
+// lichessBotGame drives the engine as python-chess does for lichess-bot's
+// default configuration: uci, the options, isready, ucinewgame, position,
+// go with clocks. It must answer each go with a legal move, and in a won
+// 4-piece ending with one that keeps the win (checked against tb). It
+// returns the info lines of that last search.
+func lichessBotGame(t *testing.T, syzygyPath string, tb *tablebase.Tablebases) []string {
+	t.Helper()
+	e := startEngine(t)
+	e.handshake()
+	e.send("setoption name Move Overhead value 100",
+		"setoption name Threads value 4",
+		"setoption name Hash value 64",
+		"setoption name SyzygyPath value "+syzygyPath,
+		"setoption name UCI_ShowWDL value true")
+	for _, l := range e.sync() {
+		if strings.HasPrefix(l, "info string error") {
+			t.Errorf("path %s: %q", syzygyPath, l)
+		}
+	}
+	e.send("ucinewgame", "position startpos moves e2e4 e7e5")
+	best, _, _ := e.search("go wtime 60000 btime 60000 winc 1000 binc 1000", 30*time.Second)
+	pos := v.NewStartPosition()
+	for _, m := range []string{"e2e4", "e7e5"} {
+		pos.Make(legalIn(t, pos, m))
+	}
+	legalIn(t, pos, best)
+
+	// A won 4-piece ending: the move must keep the win.
+	fen := "8/8/8/1n5k/8/8/3K1Q2/8 w - - 0 1"
+	e.send("position fen " + fen)
+	best, _, lines := e.search("go wtime 5000 btime 5000 winc 100 binc 100", 30*time.Second)
+	pos = v.MustParseFEN(fen)
+	pos.Make(legalIn(t, pos, best))
+	if w, ok := tb.ProbeWDL(pos); !ok || w != -2 {
+		t.Errorf("path %s: %s throws the win away (WDL after %d, %v)", syzygyPath, best, w, ok)
+	}
+	e.send("quit")
+	e.waitExit(10 * time.Second)
+	e.checkProtocol()
+	return lines
+}
+
+// TestLichessBotCommandOrder plays lichess-bot's command order with the
+// bot's default SyzygyPath (./syzygy/, absent here): a missing folder must
+// not stop the engine from playing.
+func TestLichessBotCommandOrder(t *testing.T) {
+	tb, _ := tablebase.Open(syzygyDir(t)) // the judge, not the engine's tables
+	lichessBotGame(t, "./syzygy/", tb)
+}
+
+// TestSyzygyLichessBot plays the same order with real tables: the won
+// ending is scored as a win and the tables are hit.
 func TestSyzygyLichessBot(t *testing.T) {
 	dir := syzygyDir(t)
 	tb, _ := tablebase.Open(dir)
-	for _, path := range []string{"./syzygy/", dir} {
-		e := startEngine(t)
-		e.handshake()
-		e.send("setoption name Move Overhead value 100",
-			"setoption name Threads value 4",
-			"setoption name Hash value 64",
-			"setoption name SyzygyPath value "+path,
-			"setoption name UCI_ShowWDL value true")
-		for _, l := range e.sync() {
-			if strings.HasPrefix(l, "info string error") {
-				t.Errorf("path %s: %q", path, l)
-			}
-		}
-		e.send("ucinewgame", "position startpos moves e2e4 e7e5")
-		best, _, _ := e.search("go wtime 60000 btime 60000 winc 1000 binc 1000", 30*time.Second)
-		pos := v.NewStartPosition()
-		for _, m := range []string{"e2e4", "e7e5"} {
-			pos.Make(legalIn(t, pos, m))
-		}
-		legalIn(t, pos, best)
-
-		// A won 4-piece ending: the move must keep the win.
-		fen := "8/8/8/1n5k/8/8/3K1Q2/8 w - - 0 1"
-		e.send("position fen " + fen)
-		best, _, lines := e.search("go wtime 5000 btime 5000 winc 100 binc 100", 30*time.Second)
-		pos = v.MustParseFEN(fen)
-		pos.Make(legalIn(t, pos, best))
-		if w, ok := tb.ProbeWDL(pos); !ok || w != -2 {
-			t.Errorf("path %s: %s throws the win away (WDL after %d, %v)", path, best, w, ok)
-		}
-		if path == dir {
-			cp, mate, ok := lastScore(t, lines)
-			if !ok || scoreWDL(cp, mate) != 2 {
-				t.Errorf("won ending scored cp %d mate %d", cp, mate)
-			}
-			if !strings.Contains(lines[len(lines)-1], " tbhits ") || strings.Contains(lines[len(lines)-1], " tbhits 0 ") {
-				t.Errorf("no tbhits in %q", lines[len(lines)-1])
-			}
-		}
-		e.send("quit")
-		e.waitExit(10 * time.Second)
-		e.checkProtocol()
+	lines := lichessBotGame(t, dir, tb)
+	cp, mate, ok := lastScore(t, lines)
+	if !ok || scoreWDL(cp, mate) != 2 {
+		t.Errorf("won ending scored cp %d mate %d", cp, mate)
+	}
+	if !strings.Contains(lines[len(lines)-1], " tbhits ") || strings.Contains(lines[len(lines)-1], " tbhits 0 ") {
+		t.Errorf("no tbhits in %q", lines[len(lines)-1])
 	}
 }
 
