@@ -41,6 +41,7 @@ type Engine struct {
 	softLimit       time.Duration
 	hardLimit       time.Duration
 	useTime         bool
+	stopOnPonderHit bool // the soft limit passed while pondering: stop at the ponderhit
 	bestMoveChanges float64
 	cb              Callbacks
 	lastReportNodes uint64
@@ -180,6 +181,7 @@ func (e *Engine) SearchWith(ctl *Control, pos *v.Position, limits Limits, cb Cal
 	e.limits = limits
 	e.cb = cb
 	e.bestMoveChanges = 0
+	e.stopOnPonderHit = false
 	e.lastReportNodes = 0
 	e.stateMu.Lock()
 	e.tt.NewSearch()
