@@ -384,6 +384,43 @@ func TestUCIEOFExits(t *testing.T) {
 	}
 }
 
+// TestUCIStopLatency: the time from stop to bestmove with lichess-bot's
+// Threads 4 (more threads than cores here, with 2 cores), over 30 stops.
+// After a wrong ponder guess lichess-bot's clock pays it. It was 36-51 ms
+// at the median and 70-845 ms at worst on a 2-core machine (Ethereal 12:
+// 20 and 268 ms): the goroutine that reads stop waited for a processor
+// until Go preempted a search thread, after 10 ms. Now the search threads
+// yield every 256 nodes, and it is 1-4 ms and 10-92 ms. The bounds are
+// loose, for a loaded machine; the race detector, which slows the search
+// (and so its yields) several times, gets looser ones.
+func TestUCIStopLatency(t *testing.T) {
+	e := startEngine(t)
+	e.send("uci", "setoption name Threads value 4")
+	e.until("uciok", 10*sec)
+	e.sync()
+	const n = 30
+	var lat []time.Duration
+	for i := range n {
+		e.send("position startpos moves e2e4", "go infinite")
+		linesFor(e, time.Duration(100+i%5*40)*time.Millisecond)
+		start := time.Now()
+		e.send("stop")
+		e.until("bestmove", 5*sec)
+		lat = append(lat, time.Since(start))
+	}
+	slices.Sort(lat)
+	median, worst := lat[n/2], lat[n-1]
+	t.Logf("Threads 4: stop to bestmove, median %v, worst %v", median, worst)
+	maxMedian, maxWorst := 20*time.Millisecond, 400*time.Millisecond
+	if raceEnabled {
+		maxMedian, maxWorst = 60*time.Millisecond, time.Second
+	}
+	if median > maxMedian || worst > maxWorst {
+		t.Errorf("stop to bestmove with Threads 4: median %v (want at most %v), worst %v (want at most %v)", median, maxMedian, worst, maxWorst)
+	}
+	e.closeAndWait(5 * sec)
+}
+
 func TestUCINoLegalMove(t *testing.T) {
 	e := startEngine(t)
 	e.handshake()
