@@ -384,6 +384,35 @@ func TestUCIEOFExits(t *testing.T) {
 	}
 }
 
+// TestUCIMoveTimeAfterLag: after moves for which the GUI charged 2.7 s
+// more than they took, `go movetime 2000` still thinks about 2 s. The
+// Move Overhead raised against the lag used to stay set for searches
+// without a clock, and the movetime search answered in 1 ms.
+func TestUCIMoveTimeAfterLag(t *testing.T) {
+	e := startEngine(t)
+	e.handshake()
+	wtime := 20000 * time.Millisecond
+	lag := 2700 * time.Millisecond
+	moves := "position startpos moves"
+	for _, reply := range []string{"e7e5", "b8c6", "g8f6"} {
+		e.send(moves)
+		start := time.Now()
+		best, _, _ := e.search(fmt.Sprintf("go wtime %d btime 20000", wtime.Milliseconds()), 10*sec)
+		wtime -= time.Since(start) + lag
+		moves += " " + best + " " + reply
+		if wtime < 5*sec {
+			t.Fatalf("clock down to %v", wtime)
+		}
+	}
+	e.send("position startpos")
+	start := time.Now()
+	e.search("go movetime 2000", 10*sec)
+	if d := time.Since(start); d < 1500*time.Millisecond {
+		t.Errorf("go movetime 2000 after lagged moves answered in %v", d)
+	}
+	e.closeAndWait(5 * sec)
+}
+
 // TestUCIStopLatency: the time from stop to bestmove with lichess-bot's
 // Threads 4 (more threads than cores here, with 2 cores), over 30 stops.
 // After a wrong ponder guess lichess-bot's clock pays it. It was 36-51 ms

@@ -645,11 +645,13 @@ func (s *Session) cmdGo(args []string) {
 		s.perft(perft)
 		return
 	}
+	// The lag estimate takes in the previous move first, so that it
+	// acts on this one.
+	elapsed := s.clock.startMove(s.pos, lim)
 	s.useLag(lim)
 	root := s.pos.Copy()
 	chess960, showWDL := s.set.chess960, s.set.showWDL
 	done := make(chan struct{})
-	elapsed := s.clock.startMove(s.pos, lim)
 	s.done = done
 	ctl := search.NewControl()
 	s.ctl = ctl
