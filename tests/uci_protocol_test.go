@@ -359,24 +359,45 @@ func TestUCIQuitMidSearch(t *testing.T) {
 	}
 }
 
+// TestUCIEOFExits: at EOF the engine stops any search, prints its one
+// bestmove and exits with status 0, at once: a GUI that dies must not
+// leave it searching. `go infinite` then `ponderhit`, and a ponderhit on a
+// ponder search without a clock, used to leave it searching for good (the
+// ponderhit marked the search as one that ends by itself, and at EOF the
+// engine waited for it); a long finite search ran to its end.
 func TestUCIEOFExits(t *testing.T) {
-	// At EOF an infinite search is stopped (one bestmove) and the
-	// engine exits with status 0.
-	e := startEngine(t)
-	e.send("uci", "position startpos", "go infinite")
-	e.until("uciok", 10*sec)
-	e.closeAndWait(5 * sec)
-	n := 0
-	for _, l := range e.output() {
-		if strings.HasPrefix(l, "bestmove") {
-			n++
+	for _, cmds := range [][]string{
+		{"go infinite"},
+		{"go infinite", "ponderhit"},
+		{"go ponder", "ponderhit"},
+		{"go ponder wtime 600000 btime 600000"},
+		{"go depth 60"},
+		{"go movetime 600000"},
+		{"go wtime 600000 btime 600000 movestogo 1"},
+		{"go perft 9"},
+	} {
+		e := startEngine(t)
+		e.send("uci", "position startpos")
+		e.until("uciok", 10*sec)
+		e.send(cmds...)
+		time.Sleep(200 * time.Millisecond)
+		start := time.Now()
+		e.closeAndWait(5 * sec)
+		if d := time.Since(start); d > 2*sec {
+			t.Errorf("%q: the engine took %v to exit after EOF", cmds, d)
+		}
+		n := 0
+		for _, l := range e.output() {
+			if strings.HasPrefix(l, "bestmove") || strings.HasPrefix(l, "Nodes searched") {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("%q: %d bestmoves at EOF, want 1", cmds, n)
 		}
 	}
-	if n != 1 {
-		t.Errorf("%d bestmoves at EOF, want 1", n)
-	}
-	// A finite search is allowed to finish first.
-	e = startEngine(t)
+	// A search that ended before EOF is answered once, as always.
+	e := startEngine(t)
 	e.send("position startpos", "go depth 3")
 	e.closeAndWait(10 * sec)
 	if out := e.output(); len(out) == 0 || !strings.HasPrefix(out[len(out)-1], "bestmove ") {

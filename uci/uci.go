@@ -37,10 +37,8 @@ type Session struct {
 	searcher Searcher
 	pos      *v.Position
 
-	done     chan struct{}   // closed when the running search has printed bestmove; nil if none ran
-	ctl      *search.Control // stops the running search (or the last one)
-	infinite bool            // the running search only ends on stop (go infinite / go ponder)
-	perfting bool            // the running "search" is a go perft
+	done chan struct{}   // closed when the running search has printed bestmove; nil if none ran
+	ctl  *search.Control // stops the running search (or the last one)
 
 	perftStop      atomic.Bool // ends a running go perft
 	clock          clockWatch  // measures the lag the GUI charges us
@@ -92,8 +90,11 @@ func Run(in io.Reader, out io.Writer, cfg Config) {
 }
 
 // Run reads commands from in until `quit` or end of input. At end of
-// input a search that would end by itself is allowed to finish; one that
-// only ends on `stop` (go infinite, go ponder), and a go perft, is stopped.
+// input any running search or go perft is stopped, as by `stop` (its
+// bestmove is still printed), and Run returns once it has ended: input
+// ends when the GUI has gone, and an engine left searching for no one
+// would burn a core, for good after `go infinite` or a ponderhit on a
+// search without a clock. Stockfish treats end of input as quit too.
 func (s *Session) Run(in io.Reader) {
 	r := bufio.NewReaderSize(in, 1<<16)
 	for {
@@ -107,9 +108,7 @@ func (s *Session) Run(in io.Reader) {
 		}
 		if err != nil {
 			s.logEvent("eof", "end of input")
-			if s.infinite || s.perfting {
-				s.stop()
-			}
+			s.stop()
 			s.wait(0)
 			return
 		}
@@ -289,7 +288,6 @@ func (s *Session) Handle(line string) bool {
 		s.stop()
 	case "ponderhit":
 		if s.searching() {
-			s.infinite = false
 			s.ctl.PonderHit()
 		}
 	case "quit":
@@ -655,8 +653,6 @@ func (s *Session) cmdGo(args []string) {
 	s.done = done
 	ctl := search.NewControl()
 	s.ctl = ctl
-	s.infinite = lim.Infinite || lim.Ponder
-	s.perfting = false
 	searcher := s.searcher
 	s.logEvent("go", strings.Join(args, " "))
 	go func() {
@@ -689,8 +685,6 @@ func (s *Session) perft(depth int) {
 	chess960 := s.set.chess960
 	done := make(chan struct{})
 	s.done = done
-	s.infinite = false
-	s.perfting = true // at end of input a perft is stopped, as go infinite is
 	stop := &s.perftStop
 	stop.Store(false)
 	go func() {
