@@ -1,6 +1,8 @@
 package search
 
 import (
+	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -147,5 +149,45 @@ func TestEngineConcurrentCalls(t *testing.T) {
 	readers.Wait()
 	if infos.Load() == 0 {
 		t.Error("no info line reached the callback")
+	}
+}
+
+// Once stopped, a search with more threads than Go processors ends at
+// once: the main thread does not wait long for helpers that had no
+// processor, as each one sees the stop as soon as it runs and the
+// helpers that end free their processors. (Most of the time from a GUI's
+// stop to bestmove went before that, to the goroutine that reads stdin
+// waiting for a processor; TestUCIStopLatency measures the whole path.)
+func TestStopEndsHelpersAtOnce(t *testing.T) {
+	threads := min(max(4, 2*runtime.GOMAXPROCS(0)), 16)
+	e := NewEngine(Options{HashMB: 16, Threads: threads, MultiPV: 1})
+	pos := v.NewStartPosition()
+	if _, err := pos.PlayMoves("e2e4"); err != nil {
+		t.Fatal(err)
+	}
+	const n = 15
+	lat := make([]time.Duration, 0, n)
+	for i := 0; i < n; i++ {
+		ctl := NewControl()
+		done := make(chan time.Time, 1)
+		go func() {
+			e.SearchWith(ctl, pos, Limits{Infinite: true}, Callbacks{})
+			done <- time.Now()
+		}()
+		time.Sleep(time.Duration(50+i%5*20) * time.Millisecond)
+		stop := time.Now()
+		ctl.Stop()
+		select {
+		case end := <-done:
+			lat = append(lat, end.Sub(stop))
+		case <-time.After(5 * time.Second):
+			t.Fatal("stop did not end the search")
+		}
+	}
+	slices.Sort(lat)
+	median, worst := lat[n/2], lat[n-1]
+	t.Logf("Threads %d on %d processors: Stop to the end of SearchWith, median %v, worst %v", threads, runtime.GOMAXPROCS(0), median, worst)
+	if median > 10*time.Millisecond || worst > 250*time.Millisecond {
+		t.Errorf("Stop to the end of SearchWith: median %v (want at most 10ms), worst %v (want at most 250ms)", median, worst)
 	}
 }

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"sync"
@@ -41,6 +42,8 @@ type Engine struct {
 	softLimit       time.Duration
 	hardLimit       time.Duration
 	useTime         bool
+	stopOnPonderHit bool // the soft limit passed while pondering: stop at the ponderhit
+	yield           bool // the threads leave no Go processor free: yield now and then (checkStop)
 	bestMoveChanges float64
 	cb              Callbacks
 	lastReportNodes uint64
@@ -194,6 +197,8 @@ func (e *Engine) SearchWith(ctl *Control, pos *v.Position, limits Limits, cb Cal
 	e.limits = limits
 	e.cb = cb
 	e.bestMoveChanges = 0
+	e.stopOnPonderHit = false
+	e.yield = len(e.threads) >= runtime.GOMAXPROCS(0)
 	e.lastReportNodes = 0
 	e.stateMu.Lock()
 	e.tt.NewSearch()

@@ -10,20 +10,53 @@ import (
 	v "github.com/rochade/rochade/variant960"
 )
 
+// Pondering and the clock. The clock of a ponder search is counted from
+// its go, as in Stockfish, not from the ponderhit: the ponder search has
+// been searching the very position the GUI now asks about, so its time
+// is thinking done for this move. After a ponderhit the search therefore
+// ends at once when the soft limit was reached while pondering (or the
+// hard limit has passed), and otherwise runs only to the limits it would
+// have had without pondering. Counting from the ponderhit instead would
+// spend a full move's time again on top of the pondering, and a ponder
+// search's own state (best-move changes, stable iterations) would stretch
+// it further. One time base also keeps the info time going forward.
+
+// stillPondering reports whether the search is pondering; on the main
+// thread's first look after a ponderhit it turns the search into a
+// timed one.
+func (e *Engine) stillPondering() bool {
+	if !e.pondering.Load() {
+		return false
+	}
+	if !e.ctl.ponderHit.Load() {
+		return true
+	}
+	e.pondering.Store(false)
+	return false
+}
+
 // softTimeUp is asked after each iteration of the main thread: whether
 // to start no new one. The soft limit stretches when the best move keeps
 // changing and shrinks when it is stable (stableIters iterations in a row).
+// The count of best-move changes decays by half each iteration, pondering
+// or not. A ponder search that reaches its soft limit goes on pondering
+// and stops at the ponderhit (stopOnPonderHit).
 func (e *Engine) softTimeUp(nRootMoves, stableIters int) bool {
-	if !e.useTime || e.pondering.Load() || e.limits.MoveTime != 0 {
-		return false
-	}
 	factor := 1.0 + e.bestMoveChanges*0.5
 	factor *= math.Max(0.55, 1.3-0.1*float64(stableIters))
 	e.bestMoveChanges /= 2
+	if !e.useTime || e.limits.MoveTime != 0 {
+		return false
+	}
 	if nRootMoves == 1 {
 		factor = 0.2
 	}
-	return time.Since(e.start) > time.Duration(float64(e.softLimit)*factor)
+	up := time.Since(e.start) > time.Duration(float64(e.softLimit)*factor)
+	if e.stillPondering() {
+		e.stopOnPonderHit = e.stopOnPonderHit || up
+		return false
+	}
+	return up || e.stopOnPonderHit
 }
 
 // checkTime is called by the main thread every 1024 nodes.
@@ -32,15 +65,10 @@ func (e *Engine) checkTime(t *thread) {
 		e.ctl.stop.Store(true)
 		return
 	}
-	if e.pondering.Load() {
-		if !e.ctl.ponderHit.Load() {
-			return
-		}
-		// Ponder hit: the clock starts now.
-		e.pondering.Store(false)
-		e.start = time.Now()
+	if e.stillPondering() {
+		return
 	}
-	if e.useTime && t.depth >= 1 && time.Since(e.start) > e.hardLimit {
+	if e.useTime && t.depth >= 1 && (e.stopOnPonderHit || time.Since(e.start) > e.hardLimit) {
 		e.ctl.stop.Store(true)
 	}
 }

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"sync"
 	"testing"
 	"time"
 
@@ -109,5 +110,77 @@ func TestMateStopsDeepening(t *testing.T) {
 	// A depth limit is honoured even past the mate.
 	if r := e.Search(v.MustParseFEN(fen), Limits{Depth: 20}, Callbacks{}); r.Depth != 20 {
 		t.Errorf("depth 20 stopped at %d", r.Depth)
+	}
+}
+
+// While pondering, the count of best-move changes decays each iteration
+// as it does in a timed search. It used to be left out (softTimeUp
+// returned first), so it grew all through the ponder search and
+// stretched the move after the ponderhit up to the hard limit.
+func TestPonderDecaysBestMoveChanges(t *testing.T) {
+	e := NewEngine(DefaultOptions())
+	e.ctl = NewControl()
+	e.limits = clock(10000*ms, 100*ms)
+	e.limits.Ponder = true
+	e.pondering.Store(true)
+	e.start = time.Now()
+	e.setTimeLimits(v.NewStartPosition())
+	e.bestMoveChanges = 8
+	if e.softTimeUp(20, 0) {
+		t.Fatal("a ponder search ended on its soft limit")
+	}
+	if e.bestMoveChanges != 4 {
+		t.Errorf("best-move changes %v after an iteration of pondering, want 4", e.bestMoveChanges)
+	}
+}
+
+// The clock of a ponder search counts from its go (see stillPondering):
+// after 2 s of pondering at 10+0.1, past the hard limit of 1.7 s, the
+// ponderhit ends the search at once. It used to count from the ponderhit
+// and think up to the hard limit again; the info time, reset at the
+// ponderhit, went backwards. (A ponderhit before the soft limit is
+// tested against the same search without pondering in
+// tests/TestUCIPonderHit.)
+func TestPonderHitClockFromGo(t *testing.T) {
+	e := NewEngine(DefaultOptions())
+	pos := v.NewStartPosition()
+	if _, err := pos.PlayMoves("e2e4"); err != nil {
+		t.Fatal(err)
+	}
+	lim := clock(10000*ms, 100*ms)
+	lim.Ponder = true
+	var mu sync.Mutex
+	var times []time.Duration
+	cb := Callbacks{OnInfo: func(i Info) {
+		mu.Lock()
+		times = append(times, i.Time)
+		mu.Unlock()
+	}}
+	ctl := NewControl()
+	done := make(chan Result, 1)
+	go func() { done <- e.SearchWith(ctl, pos, lim, cb) }()
+	select {
+	case r := <-done:
+		t.Fatalf("the ponder search ended by itself: %+v", r)
+	case <-time.After(2 * time.Second):
+	}
+	hit := time.Now()
+	ctl.PonderHit()
+	r := <-done
+	if d := time.Since(hit); d > 200*ms {
+		t.Errorf("the search took %v after a ponderhit past its hard limit", d)
+	}
+	if r.Best == v.NoMove || r.Depth < 1 {
+		t.Errorf("result %+v", r)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for i := 1; i < len(times); i++ {
+		if times[i] < times[i-1] {
+			t.Fatalf("info time went back from %v to %v", times[i-1], times[i])
+		}
+	}
+	if len(times) == 0 || times[len(times)-1] < 2*time.Second {
+		t.Errorf("info times %v: the last one should count from the go", times)
 	}
 }

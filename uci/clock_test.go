@@ -1,6 +1,7 @@
 package uci
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -40,5 +41,63 @@ func TestClockWatch(t *testing.T) {
 	c.startMove(pos, lim(100))
 	if c.lag != old {
 		t.Fatalf("a new game changed the lag to %v", c.lag)
+	}
+}
+
+// overheadSearcher answers every search at once with the first legal move
+// and records the Move Overhead each search was given.
+type overheadSearcher struct {
+	opts      search.Options
+	overheads []time.Duration
+}
+
+func (o *overheadSearcher) SetOptions(opts search.Options) { o.opts = opts }
+func (o *overheadSearcher) Clear()                         {}
+func (o *overheadSearcher) HashFull() int                  { return 0 }
+func (o *overheadSearcher) SearchWith(ctl *search.Control, pos *v.Position, lim search.Limits, cb search.Callbacks) search.Result {
+	o.overheads = append(o.overheads, o.opts.MoveOverhead)
+	var ml v.MoveList
+	pos.GenerateLegal(&ml)
+	return search.Result{Best: ml.Moves[0], Depth: 1}
+}
+
+// TestLagActsAtOnce: the GUI charges 2.7 s more than the engine's moves
+// take. The raised Move Overhead (twice the lag, at most 5 s) applies to
+// the move whose clock shows the lag, not one move later, and only to
+// timed searches: it used to stay set, and `go movetime 2000` then
+// answered in 1 ms.
+func TestLagActsAtOnce(t *testing.T) {
+	rec := &overheadSearcher{}
+	s := NewSession(&syncBuffer{}, Config{NewSearcher: func(o search.Options) Searcher {
+		rec.opts = o
+		return rec
+	}})
+	defer s.Close()
+	ms := time.Millisecond
+	lag := 2700 * ms
+	wtime := 60000 * ms
+	moves := "position startpos moves"
+	for i, reply := range []string{"e2e4 e7e5", "g1f3 b8c6", "f1c4 g8f6"} {
+		s.Handle(moves)
+		s.Handle(fmt.Sprintf("go wtime %d btime 60000 winc 100 binc 100", wtime/ms))
+		s.wait(0)
+		want := 30 * ms // the option's default
+		if i > 0 {
+			want = 5 * time.Second // 2 × 2.7 s, at most 5 s
+		}
+		if got := rec.overheads[len(rec.overheads)-1]; got != want {
+			t.Errorf("timed move %d, lag %v: Move Overhead %v, want %v", i+1, lag, got, want)
+		}
+		// Our move took microseconds; the GUI charged the lag besides.
+		wtime += 100*ms - lag
+		moves += " " + reply
+	}
+	for _, goCmd := range []string{"go movetime 2000", "go depth 5", "go infinite"} {
+		s.Handle(goCmd)
+		s.stop()
+		s.wait(0)
+		if got := rec.overheads[len(rec.overheads)-1]; got != 30*ms {
+			t.Errorf("%s after lagged moves: Move Overhead %v, want the option's 30ms", goCmd, got)
+		}
 	}
 }

@@ -38,10 +38,8 @@ type Session struct {
 	pos      *v.Position
 	posError string // why the last position command was refused; "" while a position is set
 
-	done     chan struct{}   // closed when the running search has printed bestmove; nil if none ran
-	ctl      *search.Control // stops the running search (or the last one)
-	infinite bool            // the running search only ends on stop (go infinite / go ponder)
-	perfting bool            // the running "search" is a go perft
+	done chan struct{}   // closed when the running search has printed bestmove; nil if none ran
+	ctl  *search.Control // stops the running search (or the last one)
 
 	perftStop      atomic.Bool // ends a running go perft
 	clock          clockWatch  // measures the lag the GUI charges us
@@ -93,8 +91,11 @@ func Run(in io.Reader, out io.Writer, cfg Config) {
 }
 
 // Run reads commands from in until `quit` or end of input. At end of
-// input a search that would end by itself is allowed to finish; one that
-// only ends on `stop` (go infinite, go ponder), and a go perft, is stopped.
+// input any running search or go perft is stopped, as by `stop` (its
+// bestmove is still printed), and Run returns once it has ended: input
+// ends when the GUI has gone, and an engine left searching for no one
+// would burn a core, for good after `go infinite` or a ponderhit on a
+// search without a clock. Stockfish treats end of input as quit too.
 func (s *Session) Run(in io.Reader) {
 	r := bufio.NewReaderSize(in, 1<<16)
 	for {
@@ -108,9 +109,7 @@ func (s *Session) Run(in io.Reader) {
 		}
 		if err != nil {
 			s.logEvent("eof", "end of input")
-			if s.infinite || s.perfting {
-				s.stop()
-			}
+			s.stop()
 			s.wait(0)
 			return
 		}
@@ -294,7 +293,6 @@ func (s *Session) Handle(line string) bool {
 		s.stop()
 	case "ponderhit":
 		if s.searching() {
-			s.infinite = false
 			s.ctl.PonderHit()
 		}
 	case "quit":
@@ -693,16 +691,16 @@ func (s *Session) cmdGo(args []string) {
 		s.perft(perft)
 		return
 	}
+	// The lag estimate takes in the previous move first, so that it
+	// acts on this one.
+	elapsed := s.clock.startMove(s.pos, lim)
 	s.useLag(lim)
 	root := s.pos.Copy()
 	chess960, showWDL := s.set.chess960, s.set.showWDL
 	done := make(chan struct{})
-	elapsed := s.clock.startMove(s.pos, lim)
 	s.done = done
 	ctl := search.NewControl()
 	s.ctl = ctl
-	s.infinite = lim.Infinite || lim.Ponder
-	s.perfting = false
 	searcher := s.searcher
 	s.logEvent("go", strings.Join(args, " "))
 	go func() {
@@ -735,8 +733,6 @@ func (s *Session) perft(depth int) {
 	chess960 := s.set.chess960
 	done := make(chan struct{})
 	s.done = done
-	s.infinite = false
-	s.perfting = true // at end of input a perft is stopped, as go infinite is
 	stop := &s.perftStop
 	stop.Store(false)
 	go func() {
