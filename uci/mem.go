@@ -1,13 +1,12 @@
 package uci
 
 import (
-	"bufio"
 	"fmt"
 	"os"
-	"path"
 	"runtime/debug"
+	"runtime/metrics"
 	"strconv"
-	"strings"
+	"sync/atomic"
 
 	"github.com/rochade/rochade/search"
 )
@@ -17,13 +16,24 @@ import (
 // the machine (or its cgroup) can give, so Hash and Threads are held to a
 // budget: the table, the per-thread tables (search.ThreadBytes each) and
 // baseMB for everything else must fit in budgetShare of the memory the
-// process could have. That memory is what it holds now (VmRSS) plus the
-// headroom: the smaller of MemAvailable (/proc/meminfo) and, inside a
-// cgroup with a limit, the limit less the cgroup's usage (cgroup v2
-// memory.max and memory.current, v1 memory.limit_in_bytes and
-// memory.usage_in_bytes). Where none of that can be read (other operating
-// systems) the process assumes defaultMemoryMB. The environment variable
-// ROCHADE_MEMORY_MB overrides the detection (the tests use it).
+// process could have.
+//
+// That memory is measured on every call (couldHave combines the figures;
+// the operating system's files read them, all in bytes):
+//   - Linux (mem_linux.go): the resident set (VmRSS) plus MemAvailable,
+//     held to MemTotal and, in a cgroup with a limit (v2 memory.max, v1
+//     memory.limit_in_bytes, over the cgroup and its ancestors), to the
+//     limit and to the resident set plus the limit less the cgroup's usage.
+//   - Windows (mem_windows.go): the working set plus GlobalMemoryStatusEx's
+//     available physical memory (and commit), held to the physical memory
+//     and to a job object's memory limit.
+//   - macOS (mem_darwin.go): the Go runtime's mapped memory plus the free,
+//     purgeable and file-backed pages, held to hw.memsize.
+//
+// Where nothing can be read (other systems, or the files are missing) the
+// process assumes defaultMemoryMB and says so once in an info string.
+// The environment variable ROCHADE_MEMORY_MB overrides the measurement
+// (tests that need a small machine use it).
 const (
 	// baseMB covers the Go runtime, code and static tables, I/O buffers,
 	// the position history and garbage between collections.
@@ -34,10 +44,62 @@ const (
 	budgetShare = 75
 )
 
+// sysMemory is what the operating system says about memory, in bytes;
+// -1 where it is not known.
+type sysMemory struct {
+	total     int64  // physical memory
+	available int64  // what can be had without swapping, beyond own
+	own       int64  // what this process holds now
+	limit     int64  // the tightest limit on this process or its group; -1 for none
+	limitFree int64  // that group's limit less its usage; -1 if not known
+	limitName string // what the limit is, for info strings
+}
+
+// unknownMemory is a sysMemory with nothing known.
+func unknownMemory() sysMemory {
+	return sysMemory{total: -1, available: -1, own: -1, limit: -1, limitFree: -1}
+}
+
+// readSystemMemory measures the memory (systemMemory of the operating
+// system's file); the tests replace it.
+var readSystemMemory = systemMemory
+
+// couldHave combines the figures into the memory, in bytes, the process
+// could have: what it holds plus what is available, held to the limit (and
+// to what it holds plus the limit's headroom) and to the physical memory.
+// ok is false where nothing was known.
+func couldHave(m sysMemory) (bytes int64, source string, ok bool) {
+	own := max(m.own, 0)
+	bytes = -1
+	switch {
+	case m.available >= 0:
+		bytes, source = own+m.available, "available memory"
+	case m.total >= 0:
+		bytes, source = m.total, "physical memory"
+	}
+	if m.limit >= 0 {
+		lim := m.limit
+		if m.limitFree >= 0 {
+			lim = min(lim, own+max(m.limitFree, 0))
+		}
+		if bytes < 0 || lim < bytes {
+			bytes, source = lim, m.limitName
+		}
+	}
+	if bytes < 0 {
+		return 0, "", false
+	}
+	if m.total >= 0 && bytes > m.total {
+		bytes = m.total
+	}
+	return bytes, source, true
+}
+
 // memBudget is the memory the engine may plan with.
 type memBudget struct {
-	mb     int    // the budget in MB
-	source string // how it was found, for info strings
+	mb      int    // the budget in MB
+	source  string // how it was found, for info strings
+	guessed bool   // nothing could be measured: defaultMemoryMB is assumed
 }
 
 // threadMB is the per-thread memory in MB, rounded up.
@@ -53,18 +115,17 @@ func currentBudget() memBudget {
 			return memBudget{mb: n * budgetShare / 100, source: "ROCHADE_MEMORY_MB"}
 		}
 	}
-	own := kbField("/proc/self/status", "VmRSS:") >> 10
-	headroom, source := -1, ""
-	if avail := kbField("/proc/meminfo", "MemAvailable:"); avail >= 0 {
-		headroom, source = int(avail>>10), "available memory"
+	return budgetOf(readSystemMemory())
+}
+
+// budgetOf is the budget for what the system says.
+func budgetOf(m sysMemory) memBudget {
+	bytes, source, ok := couldHave(m)
+	if !ok {
+		return memBudget{mb: defaultMemoryMB * budgetShare / 100,
+			source: fmt.Sprintf("an assumed %d MB: memory could not be measured", defaultMemoryMB), guessed: true}
 	}
-	if free, ok := cgroupHeadroom(); ok && (headroom < 0 || int(free>>20) < headroom) {
-		headroom, source = int(max(free, 0)>>20), "cgroup memory limit"
-	}
-	if headroom < 0 {
-		return memBudget{mb: defaultMemoryMB * budgetShare / 100, source: "default (memory not measurable)"}
-	}
-	return memBudget{mb: (int(max(own, 0)) + headroom) * budgetShare / 100, source: source}
+	return memBudget{mb: int(bytes>>20) * budgetShare / 100, source: source}
 }
 
 func (b memBudget) String() string {
@@ -83,6 +144,40 @@ func (b memBudget) fitThreads(want, hash int) int {
 	return max(1, min(want, (b.mb-hash-baseMB)/threadMB()))
 }
 
+// guessNoted is set once the assumed memory has been reported.
+var guessNoted atomic.Bool
+
+// optionBudget is the budget for a Hash or Threads request. The first
+// time the memory could not be measured, an info string says so.
+func (s *Session) optionBudget() memBudget {
+	b := currentBudget()
+	if b.guessed && guessNoted.CompareAndSwap(false, true) {
+		s.info("memory could not be measured on this system; assuming %d MB (Hash and Threads are held to %d%% of it). Set ROCHADE_MEMORY_MB to the memory in MB to use",
+			defaultMemoryMB, budgetShare)
+	}
+	return b
+}
+
+// clampHash holds a Hash request to the budget and says so if it must.
+func (s *Session) clampHash(n int) int {
+	b := s.optionBudget()
+	if fit := b.fitHash(n, s.set.threads); fit < n {
+		s.info("Hash %d MB with %d threads does not fit the memory budget of %s; Hash set to %d", n, s.set.threads, b, fit)
+		return fit
+	}
+	return n
+}
+
+// clampThreads holds a Threads request to the budget and says so if it must.
+func (s *Session) clampThreads(n int) int {
+	b := s.optionBudget()
+	if fit := b.fitThreads(n, s.set.hash); fit < n {
+		s.info("Threads %d (%d MB each) with Hash %d MB do not fit the memory budget of %s; Threads set to %d", n, threadMB(), s.set.hash, b, fit)
+		return fit
+	}
+	return n
+}
+
 // setMemoryLimit tells the garbage collector to work harder before the
 // heap outgrows the budget (with a large table the default goal, twice
 // the live heap, could be far beyond it).
@@ -98,105 +193,14 @@ func setMemoryLimit(b memBudget, hash, threads int) {
 // outsideGoMB is the part of baseMB that the Go memory limit does not see.
 const outsideGoMB = 16
 
-// kbField reads a "Name: N kB" line from a /proc file; -1 if absent.
-func kbField(file, name string) int64 {
-	f, err := os.Open(file)
-	if err != nil {
+// goMappedBytes is the memory the Go runtime holds from the operating
+// system and has not given back: an upper bound of its part of the
+// resident set, for systems where that cannot be read. -1 if unknown.
+func goMappedBytes() int64 {
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 || s[1].Value.Kind() != metrics.KindUint64 {
 		return -1
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) >= 2 && fields[0] == name {
-			kb, err := strconv.ParseInt(fields[1], 10, 64)
-			if err != nil {
-				return -1
-			}
-			return kb << 10
-		}
-	}
-	return -1
-}
-
-// cgroupHeadroom returns how many bytes the cgroup limits allow beyond
-// the cgroup's current usage (the tightest over the cgroup and its
-// ancestors), and whether any limit was found.
-func cgroupHeadroom() (int64, bool) {
-	data, err := os.ReadFile("/proc/self/cgroup")
-	if err != nil {
-		return 0, false
-	}
-	best, found := int64(0), false
-	consider := func(limitFile, usageFile, statFile, inactiveKey string) {
-		limit, ok := readBytes(limitFile)
-		if !ok || limit >= 1<<60 {
-			return // "max" or the v1 "unlimited" value
-		}
-		// The usage counts page cache; its inactive part can be
-		// reclaimed, as the working set reported by container tools.
-		usage, _ := readBytes(usageFile)
-		usage -= statField(statFile, inactiveKey)
-		if free := limit - usage; !found || free < best {
-			best, found = free, true
-		}
-	}
-	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		parts := strings.SplitN(line, ":", 3)
-		if len(parts) != 3 {
-			continue
-		}
-		switch {
-		case parts[0] == "0" && parts[1] == "":
-			// v2: walk from our cgroup up to the root.
-			for dir := parts[2]; ; dir = path.Dir(dir) {
-				base := path.Join("/sys/fs/cgroup", dir)
-				consider(base+"/memory.max", base+"/memory.current", base+"/memory.stat", "inactive_file")
-				if dir == "/" || dir == "." {
-					break
-				}
-			}
-		case hasController(parts[1], "memory"):
-			// v1: the hierarchy is mounted at .../memory; inside a
-			// container our own cgroup is often its root.
-			for _, base := range []string{path.Join("/sys/fs/cgroup/memory", parts[2]), "/sys/fs/cgroup/memory"} {
-				consider(base+"/memory.limit_in_bytes", base+"/memory.usage_in_bytes", base+"/memory.stat", "total_inactive_file")
-			}
-		}
-	}
-	return best, found
-}
-
-func hasController(list, name string) bool {
-	for _, c := range strings.Split(list, ",") {
-		if c == name {
-			return true
-		}
-	}
-	return false
-}
-
-// readBytes reads a cgroup file holding one number of bytes.
-func readBytes(file string) (int64, bool) {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return 0, false
-	}
-	n, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64)
-	return n, err == nil
-}
-
-// statField reads "name N" from a cgroup memory.stat file; 0 if absent.
-func statField(file, name string) int64 {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if f := strings.Fields(line); len(f) == 2 && f[0] == name {
-			n, _ := strconv.ParseInt(f[1], 10, 64)
-			return n
-		}
-	}
-	return 0
+	return int64(s[0].Value.Uint64() - s[1].Value.Uint64())
 }

@@ -367,19 +367,9 @@ func (s *Session) cmdSetOption(args []string) {
 		}
 		switch o.name {
 		case "Hash":
-			if b := currentBudget(); b.fitHash(n, s.set.threads) < n {
-				fit := b.fitHash(n, s.set.threads)
-				s.info("Hash %d MB with %d threads does not fit the memory budget of %s; Hash set to %d", n, s.set.threads, b, fit)
-				n = fit
-			}
-			s.set.hash = n
+			s.set.hash = s.clampHash(n)
 		case "Threads":
-			if b := currentBudget(); b.fitThreads(n, s.set.hash) < n {
-				fit := b.fitThreads(n, s.set.hash)
-				s.info("Threads %d (%d MB each) with Hash %d MB do not fit the memory budget of %s; Threads set to %d", n, threadMB(), s.set.hash, b, fit)
-				n = fit
-			}
-			s.set.threads = n
+			s.set.threads = s.clampThreads(n)
 		case "MultiPV":
 			s.set.multiPV = n
 		case "Move Overhead":

@@ -1,0 +1,138 @@
+package tests
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	v "github.com/rochade/rochade/variant960"
+)
+
+// These tests run the engine as users do: without ROCHADE_MEMORY_MB, so
+// that it measures the machine's memory itself.
+
+// memTotalMB reads MemTotal from /proc/meminfo, in MB; 0 where there is none.
+func memTotalMB(t testing.TB) int {
+	t.Helper()
+	data, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(l); len(f) == 3 && f[0] == "MemTotal:" && f[2] == "kB" {
+			kb, err := strconv.Atoi(f[1])
+			if err != nil {
+				t.Fatalf("/proc/meminfo: %q", l)
+			}
+			return kb >> 10
+		}
+	}
+	t.Fatalf("/proc/meminfo has no MemTotal")
+	return 0
+}
+
+// startMeasuring starts the (non-race) engine with ROCHADE_MEMORY_MB
+// cleared, whatever the test's environment holds.
+func startMeasuring(t *testing.T) *engine {
+	t.Helper()
+	e := startProcessEnv(t, plainBin(t), []string{"ROCHADE_MEMORY_MB="})
+	e.rochade = true
+	e.send("uci")
+	e.until("uciok", scaled(10*time.Second))
+	return e
+}
+
+var reSetTo = regexp.MustCompile(`set to (\d+)$`)
+
+// effectiveHash is the Hash that a setoption request left: the last
+// "set to N" of the info strings it caused, else the request.
+func effectiveHash(t *testing.T, requested string, replies []string) int {
+	t.Helper()
+	n := -1
+	for _, l := range replies {
+		if m := reSetTo.FindStringSubmatch(l); m != nil && strings.HasPrefix(l, "info string Hash") {
+			n, _ = strconv.Atoi(m[1])
+		} else if strings.Contains(l, "error") {
+			t.Errorf("Hash %s: %q", requested, l)
+		}
+	}
+	if n < 0 {
+		var err error
+		if n, err = strconv.Atoi(requested); err != nil {
+			t.Fatalf("Hash %s: no size in %q", requested, replies)
+		}
+	}
+	return n
+}
+
+// TestHugeHashMeasured: on the memory the engine measures itself, a Hash
+// beyond the machine is reduced to at most 75% of MemTotal, and the engine
+// stays alive, answers isready and plays. Before the budget counted
+// kilobytes as megabytes, Hash 30000 and Hash 999999999 (set to 65536)
+// were accepted on a 24 GB machine and the allocation ended the process
+// (fatal error: runtime: out of memory).
+func TestHugeHashMeasured(t *testing.T) {
+	total := memTotalMB(t)
+	if total == 0 && runtime.GOOS == "linux" {
+		t.Fatal("no /proc/meminfo")
+	}
+	for _, req := range []string{"999999999", "30000"} {
+		t.Run(req, func(t *testing.T) {
+			e := startMeasuring(t)
+			e.send("setoption name Hash value " + req)
+			replies := syncScaled(e)
+			hash := effectiveHash(t, req, replies)
+			t.Logf("Hash %s: %q", req, replies)
+			if total > 0 && hash > total*3/4 {
+				t.Errorf("Hash %s: set to %d MB, more than 75%% of MemTotal %d MB", req, hash, total)
+			}
+			for _, l := range replies {
+				if strings.Contains(l, "could not be measured") {
+					t.Errorf("memory not measured on %s: %q", runtime.GOOS, l)
+				}
+			}
+			e.send("position startpos moves e2e4")
+			best, _, _ := e.search("go depth 5", scaled(30*time.Second))
+			p := v.NewStartPosition()
+			p.PlayMoves("e2e4")
+			legalIn(t, p, best)
+			if got := syncScaled(e); len(got) != 0 {
+				t.Errorf("after the search: %q", got)
+			}
+			rss := vmRSS(t, e.cmd.Process.Pid)
+			t.Logf("Hash %s: effective Hash %d MB (MemTotal %d MB); resident set after go depth 5: %d MB", req, hash, total, rss)
+			e.send("quit")
+			e.waitExit(scaled(10 * time.Second))
+		})
+	}
+}
+
+// TestThreadsMeasured: Threads beyond the budget are reduced on the
+// measured memory as well, and the engine still plays.
+func TestThreadsMeasured(t *testing.T) {
+	total := memTotalMB(t)
+	e := startMeasuring(t)
+	e.send("setoption name Hash value 30000", fmt.Sprintf("setoption name Threads value %d", 1024))
+	got := syncScaled(e)
+	hash := effectiveHash(t, "30000", got)
+	threads := 1024
+	for _, l := range got {
+		if m := reSetTo.FindStringSubmatch(l); m != nil && strings.HasPrefix(l, "info string Threads") {
+			threads, _ = strconv.Atoi(m[1])
+		}
+	}
+	t.Logf("Hash %d MB, Threads %d: %q", hash, threads, got)
+	if total > 0 && hash+threads*threadMB+baseMB > total*3/4 {
+		t.Errorf("Hash %d MB and %d threads need more than 75%% of MemTotal %d MB", hash, threads, total)
+	}
+	e.send("setoption name Threads value 2")
+	best, _, _ := e.search("go depth 5", scaled(30*time.Second))
+	legalIn(t, v.NewStartPosition(), best)
+	e.send("quit")
+	e.waitExit(scaled(10 * time.Second))
+}

@@ -1,0 +1,7 @@
+//go:build !linux && !windows && !darwin
+
+package uci
+
+// systemMemory knows nothing on other systems: the budget assumes
+// defaultMemoryMB and says so.
+func systemMemory() sysMemory { return unknownMemory() }

@@ -1,0 +1,104 @@
+package uci
+
+import (
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// TestCouldHave: the rule that combines what the system says, in bytes.
+func TestCouldHave(t *testing.T) {
+	const mb = int64(1) << 20
+	u := unknownMemory()
+	with := func(f func(*sysMemory)) sysMemory { m := u; f(&m); return m }
+	for _, c := range []struct {
+		name   string
+		m      sysMemory
+		want   int64
+		source string
+		ok     bool
+	}{
+		{"nothing known", u, 0, "", false},
+		{"own + available", with(func(m *sysMemory) { m.total, m.available, m.own = 8000*mb, 5000*mb, 1000*mb }), 6000 * mb, "available memory", true},
+		{"own unknown", with(func(m *sysMemory) { m.total, m.available = 8000*mb, 5000*mb }), 5000 * mb, "available memory", true},
+		{"held to the total", with(func(m *sysMemory) { m.total, m.available, m.own = 8000*mb, 7900*mb, 500*mb }), 8000 * mb, "available memory", true},
+		{"total only", with(func(m *sysMemory) { m.total = 8000 * mb }), 8000 * mb, "physical memory", true},
+		{"limit below available", with(func(m *sysMemory) {
+			m.total, m.available, m.own, m.limit, m.limitName = 8000*mb, 5000*mb, 100*mb, 2000*mb, "cgroup memory limit"
+		}), 2000 * mb, "cgroup memory limit", true},
+		{"headroom under the limit", with(func(m *sysMemory) {
+			m.total, m.available, m.own, m.limit, m.limitFree, m.limitName = 8000*mb, 5000*mb, 100*mb, 2000*mb, 300*mb, "cgroup memory limit"
+		}), 400 * mb, "cgroup memory limit", true},
+		{"limit above available", with(func(m *sysMemory) {
+			m.total, m.available, m.own, m.limit, m.limitFree, m.limitName = 8000*mb, 1000*mb, 100*mb, 4000*mb, 3000*mb, "cgroup memory limit"
+		}), 1100 * mb, "available memory", true},
+		{"over-used limit", with(func(m *sysMemory) {
+			m.available, m.own, m.limit, m.limitFree, m.limitName = 5000*mb, 100*mb, 2000*mb, -1, "job object memory limit"
+		}), 2000 * mb, "job object memory limit", true},
+		{"limit only", with(func(m *sysMemory) { m.limit, m.limitName = 1000*mb, "cgroup memory limit" }), 1000 * mb, "cgroup memory limit", true},
+	} {
+		got, source, ok := couldHave(c.m)
+		if got != c.want || source != c.source || ok != c.ok {
+			t.Errorf("%s: %d MB (%q, %v), want %d MB (%q, %v)", c.name, got/mb, source, ok, c.want/mb, c.source, c.ok)
+		}
+	}
+	if b := budgetOf(u); !b.guessed || b.mb != defaultMemoryMB*budgetShare/100 {
+		t.Errorf("nothing known: %+v", b)
+	}
+	if b := budgetOf(with(func(m *sysMemory) { m.available = 1000 << 20 })); b.guessed || b.mb != 750 {
+		t.Errorf("1000 MB: %+v", b)
+	}
+}
+
+// TestMeasuredBudget: on the systems whose memory is read, the budget is
+// measured, not the guess.
+func TestMeasuredBudget(t *testing.T) {
+	t.Setenv("ROCHADE_MEMORY_MB", "")
+	b := currentBudget()
+	t.Logf("%s: budget %v", runtime.GOOS, b)
+	switch runtime.GOOS {
+	case "linux", "windows", "darwin":
+		if b.guessed || b.mb <= 0 {
+			t.Errorf("budget %+v: not measured", b)
+		}
+	}
+	t.Setenv("ROCHADE_MEMORY_MB", "1024")
+	if b := currentBudget(); b.mb != 768 || b.source != "ROCHADE_MEMORY_MB" {
+		t.Errorf("ROCHADE_MEMORY_MB=1024: %+v", b)
+	}
+}
+
+// TestGuessSaidOnce: where nothing can be measured, the first Hash or
+// Threads request says that 2048 MB is assumed, once; requests are held
+// to 75% of it.
+func TestGuessSaidOnce(t *testing.T) {
+	t.Setenv("ROCHADE_MEMORY_MB", "")
+	saved := readSystemMemory
+	readSystemMemory = unknownMemory
+	guessNoted.Store(false)
+	defer func() { readSystemMemory = saved }()
+
+	out := &syncBuffer{}
+	s := NewSession(out, Config{})
+	defer s.Close()
+	for _, l := range []string{"setoption name Hash value 4000", "setoption name Hash value 8", "setoption name Threads value 2", "isready"} {
+		s.Handle(l)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	said := 0
+	for _, l := range lines {
+		if strings.Contains(l, "could not be measured on this system; assuming 2048 MB") {
+			said++
+		}
+	}
+	if said != 1 || !strings.Contains(lines[0], "assuming 2048 MB") {
+		t.Errorf("the guess said %d times: %q", said, lines)
+	}
+	// 1536 MB less 72 MB and one 6 MB thread.
+	if len(lines) < 2 || !strings.HasSuffix(lines[1], "Hash set to 1458") || !strings.Contains(lines[1], "an assumed 2048 MB") {
+		t.Errorf("Hash 4000: %q", lines)
+	}
+	if s.set.hash != 8 || s.set.threads != 2 {
+		t.Errorf("Hash %d, Threads %d", s.set.hash, s.set.threads)
+	}
+}
