@@ -1,8 +1,12 @@
 package search
 
 import (
+	"os"
 	"runtime"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	v "github.com/rochade/rochade/variant960"
 )
@@ -49,5 +53,46 @@ func TestResizeReleases(t *testing.T) {
 	e.SetOptions(Options{HashMB: 64, Threads: 1, MultiPV: 1})
 	if d := heapInUse() - base; d > 2<<20 {
 		t.Errorf("Hash back to 64 MB: heap %d bytes above the start", d)
+	}
+}
+
+// vmRSS is the resident set of this process from /proc (Linux only).
+func vmRSS(t *testing.T) int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Skip("no /proc/self/status on this system")
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmRSS:" {
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			return kb << 10
+		}
+	}
+	t.Skip("no VmRSS line")
+	return 0
+}
+
+// TestClearLeavesUnusedPages: clearing a large table after a short
+// search must not write every page of it (ucinewgame after Hash 17 GB
+// blocked the engine for a minute and made the table resident).
+func TestClearLeavesUnusedPages(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	e := NewEngine(Options{HashMB: 1024, Threads: 1, MultiPV: 1})
+	e.Search(v.MustParseFEN("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), Limits{Depth: 6}, Callbacks{})
+	before := vmRSS(t)
+	start := time.Now()
+	e.Clear()
+	took := time.Since(start)
+	grew := vmRSS(t) - before
+	t.Logf("Clear of a used 1024 MB table: %v, resident set %d MB before, %+d MB after", took, before>>20, grew>>20)
+	if grew > 256<<20 {
+		t.Errorf("Clear made %d MB of the 1024 MB table resident", grew>>20)
+	}
+	// The table still works.
+	r := e.Search(v.MustParseFEN("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), Limits{Depth: 4}, Callbacks{})
+	if r.Best == v.NoMove {
+		t.Error("no move after Clear")
 	}
 }
