@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -211,11 +212,18 @@ func TestRunResume(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(two, "chunk-000002.rdg.zst.tmp")); err == nil {
 		t.Error("stale temporary file left")
 	}
-	// Same games in both, no duplicates.
-	fa, fb := startFENs(t, one), startFENs(t, two)
-	if strings.Join(fa, "\n") != strings.Join(fb, "\n") {
-		t.Errorf("resumed run has other games:\n%q\n%q", fa, fb)
+	// Same games in both, record for record (start, moves, scores,
+	// result, termination), no duplicates.
+	ga, gb := gameRecords(t, one), gameRecords(t, two)
+	if len(ga) != 5 || len(gb) != len(ga) {
+		t.Fatalf("%d and %d games, want 5", len(ga), len(gb))
 	}
+	for i := range ga {
+		if ga[i] != gb[i] {
+			t.Errorf("game %d differs after the resume:\n%s\n%s", i, ga[i], gb[i])
+		}
+	}
+	fa := startFENs(t, one)
 	seen := map[string]bool{}
 	for _, f := range fa {
 		if seen[f] {
@@ -286,6 +294,32 @@ func TestRunWithNet(t *testing.T) {
 	if a, b := manifestSums(t, hce), es[0].SHA256; len(a) != 1 || strings.HasSuffix(a[0], b) {
 		t.Error("the net's games equal the hand-written eval's")
 	}
+}
+
+// gameRecords returns the games of the chunks in dir, in order, each as
+// its start FEN, result, termination and the hex of its moves and scores.
+func gameRecords(t *testing.T, dir string) []string {
+	t.Helper()
+	es, err := ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range es {
+		f, err := os.Open(filepath.Join(dir, e.Chunk))
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = scanGames(f, func(g *game) error {
+			out = append(out, fmt.Sprintf("%s %d %v %x", g.fen, g.result, g.term, g.moves))
+			return nil
+		})
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
 }
 
 func startFENs(t *testing.T, dir string) []string {
