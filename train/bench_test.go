@@ -2,16 +2,8 @@ package train
 
 import (
 	"math/rand/v2"
-	"syscall"
 	"testing"
-	"time"
 )
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // BenchmarkGradient measures one thread's gradient throughput on random
 // positions of about 26 pieces; it also reports samples per CPU second,
