@@ -258,7 +258,7 @@ func TestRunResume(t *testing.T) {
 	// So is another evaluation.
 	net, err := eval.DefaultNet()
 	if err != nil {
-		t.Skip("no embedded net:", err)
+		t.Fatal("no embedded net:", err)
 	}
 	o = runOpts(two, 7)
 	o.Play.Net = net
@@ -271,7 +271,7 @@ func TestRunResume(t *testing.T) {
 func TestRunWithNet(t *testing.T) {
 	net, err := eval.DefaultNet()
 	if err != nil {
-		t.Skip("no embedded net:", err)
+		t.Fatal("no embedded net:", err)
 	}
 	dir := t.TempDir()
 	o := runOpts(dir, 2)
