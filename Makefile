@@ -5,7 +5,7 @@ GO ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X github.com/rochade/rochade/uci.Version=$(VERSION)
 
-.PHONY: all build test test-race test-long bench bench-perft vet fmt clean fuzz forfeit-check
+.PHONY: all build test test-race test-long bench bench-perft vet vet-cross fmt clean fuzz fuzz-list forfeit-check
 
 all: build
 
@@ -13,12 +13,16 @@ build:
 	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(EXE) ./cmd/engine
 
 # The default suite (what CI runs): well under 10 minutes on 2 cores.
+# It is `go test ./...`, run through scripts/testcheck, which prints what
+# go test prints, then lists the skipped tests and fails on a skip that
+# scripts/skips-allowed.txt does not allow (with its reason).
+TESTCHECK = $(GO) run ./scripts/testcheck
 test:
-	$(GO) test ./...
+	$(TESTCHECK) $(GO) test -json ./...
 
 # The same suite under the race detector (deep perft is trimmed there).
 test-race:
-	$(GO) test -race ./...
+	$(TESTCHECK) $(GO) test -race -json ./...
 
 # Long runs: perft depth 5 of all 960 start positions, thousands of
 # oracle games, longer self-play.
@@ -35,18 +39,23 @@ bench-perft:
 	$(GO) test -run '^$$' -bench 'Perft' -benchtime 1x ./variant960/
 
 # Fuzzing: each target for FUZZTIME (go test alone runs their seeds only).
-# New crashers land in <package>/testdata/fuzz/<target>/; keep them as
-# regression seeds.
+# The targets are every `func FuzzXxx` in the module's test files
+# (`make fuzz-list` prints them). New crashers land in
+# <package>/testdata/fuzz/<target>/; keep them as regression seeds.
 FUZZTIME ?= 30s
 FUZZFLAGS ?= -parallel 2
-FUZZ_TARGETS := ./variant960:FuzzParseFEN ./variant960:FuzzParseMove ./variant960:FuzzParseSAN \
-	./variant960:FuzzRandomGame ./uci:FuzzSession
+FUZZ_TARGETS ?= $(shell grep -rE --include='*_test.go' -o '^func Fuzz[A-Za-z0-9_]+' . | \
+	sed -E 's,^\./(.+)/[^/]+_test\.go:func (Fuzz.+)$$,./\1:\2,' | sort)
 fuzz:
+	@test -n "$(FUZZ_TARGETS)" || (echo "no fuzz targets found"; exit 1)
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; name=$${t##*:}; \
 		echo "== $$name in $$pkg for $(FUZZTIME)"; \
 		$(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) $(FUZZFLAGS) $$pkg; \
 	done
+
+fuzz-list:
+	@for t in $(FUZZ_TARGETS); do echo $$t; done
 
 # Time losses and illegal moves in fast Chess960 games (fastchess).
 forfeit-check: build
@@ -55,6 +64,14 @@ forfeit-check: build
 vet:
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l .)" || (gofmt -l .; exit 1)
+
+# The code for Windows and macOS (tablebase mapping, memory probes) is
+# never compiled on Linux otherwise: build and vet it for both.
+vet-cross:
+	GOOS=windows GOARCH=amd64 $(GO) build ./...
+	GOOS=windows GOARCH=amd64 $(GO) vet ./...
+	GOOS=darwin GOARCH=arm64 $(GO) build ./...
+	GOOS=darwin GOARCH=arm64 $(GO) vet ./...
 
 clean:
 	rm -f $(EXE)

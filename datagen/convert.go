@@ -16,12 +16,12 @@ const (
 	FilterMaxScore = 3000
 )
 
-// Skip reports whether the converter's filter drops a sample: the side
-// to move is in check, the move played is noisy (a capture, en passant or
+// Skip reports whether the converter's filter drops a sample: a fake
+// mate label (Sample.FakeMate), the side to move is in check, the move played is noisy (a capture, en passant or
 // a promotion), the position is one of the game's first FilterMinPly
 // recorded plies, or |score| > FilterMaxScore (mates included).
 func Skip(s *Sample) bool {
-	if s.Ply < FilterMinPly || s.Score > FilterMaxScore || s.Score < -FilterMaxScore || s.Pos.InCheck() {
+	if s.FakeMate || s.Ply < FilterMinPly || s.Score > FilterMaxScore || s.Score < -FilterMaxScore || s.Pos.InCheck() {
 		return true
 	}
 	m := s.Move
@@ -68,12 +68,15 @@ type Stats struct {
 	Bytes                   int64     // file sizes
 	Results                 [3]uint64 // games by result for White (loss, draw, win)
 	Terminations            [termCount]uint64
+	Mates                   MateCounts // ±MateScore labels, genuine and fake
 }
 
 // ReadStats reads the games of chunk files (without replaying them) and
-// counts them.
+// counts them and their mate labels.
 func ReadStats(paths []string) (*Stats, error) {
 	st := &Stats{}
+	var scores []int
+	var fake []bool
 	for _, path := range paths {
 		f, err := os.Open(path)
 		if err != nil {
@@ -88,6 +91,22 @@ func ReadStats(paths []string) (*Stats, error) {
 			st.Positions += uint64(len(g.moves) / bytesPerPos)
 			st.Results[g.result]++
 			st.Terminations[g.term]++
+			pos, err := variant960.ParseFEN(g.fen)
+			if err != nil {
+				return fmt.Errorf("%w: %v", ErrFormat, err)
+			}
+			if scores, err = gameScores(scores, g); err != nil {
+				return err
+			}
+			fake = markFakeMates(fake, scores, pos.Side() == variant960.White, g.result)
+			for i, s := range scores {
+				switch {
+				case fake[i]:
+					st.Mates.Fake++
+				case s == MateScore || s == -MateScore:
+					st.Mates.Genuine++
+				}
+			}
 			return nil
 		})
 		f.Close()
@@ -114,4 +133,6 @@ func (s *Stats) Write(w io.Writer) {
 		}
 	}
 	fmt.Fprintln(w)
+	fmt.Fprintf(w, "mate labels: %d genuine, %d fake (a search stopped by its node limit, before build 6f6374c; %.2f%% of positions)\n",
+		s.Mates.Genuine, s.Mates.Fake, 100*float64(s.Mates.Fake)/float64(max(s.Positions, 1)))
 }

@@ -78,6 +78,11 @@ type Sample struct {
 	Score  int             // search score in cp, White's view (mates clamped to ±32000)
 	Result int             // game result for White: 2 win, 1 draw, 0 loss
 	Ply    int             // plies since the game's recorded start (0 = first recorded position)
+
+	// FakeMate: Score is a ±MateScore label that a search stopped by its
+	// node limit left in chunks made before build 6f6374c, not a mate
+	// (see labels.go). Score keeps the stored label.
+	FakeMate bool
 }
 
 // zstdMagic starts every zstd frame.
@@ -342,6 +347,8 @@ func scanGames(r io.Reader, fn func(*game) error) error {
 func Read(r io.Reader, fn func(*Sample) error) error {
 	var ml variant960.MoveList
 	smp := &Sample{}
+	var scores []int
+	var fake []bool
 	return scanGames(r, func(g *game) error {
 		pos, err := variant960.ParseFEN(g.fen)
 		if err != nil {
@@ -350,18 +357,19 @@ func Read(r io.Reader, fn func(*Sample) error) error {
 		if pos.GamePly() < 0 || pos.GamePly() > 1<<20 {
 			return formatErr("move number out of range in %q", g.fen)
 		}
+		if scores, err = gameScores(scores, g); err != nil {
+			return err
+		}
+		fake = markFakeMates(fake, scores, pos.Side() == variant960.White, g.result)
 		smp.Pos, smp.Result = pos, g.result
 		for i := 0; i < len(g.moves); i += bytesPerPos {
 			m := variant960.Move(binary.LittleEndian.Uint16(g.moves[i:]))
-			score := int(int16(binary.LittleEndian.Uint16(g.moves[i+2:])))
-			if score < -MateScore || score > MateScore {
-				return formatErr("score %d", score)
-			}
 			pos.GenerateLegal(&ml)
 			if !ml.Contains(m) {
 				return formatErr("illegal move %04x in %s", uint16(m), pos.FEN())
 			}
-			smp.Move, smp.Score, smp.Ply = m, score, i/bytesPerPos
+			ply := i / bytesPerPos
+			smp.Move, smp.Score, smp.Ply, smp.FakeMate = m, scores[ply], ply, fake[ply]
 			if err := fn(smp); err != nil {
 				return err
 			}
@@ -369,6 +377,19 @@ func Read(r io.Reader, fn func(*Sample) error) error {
 		}
 		return nil
 	})
+}
+
+// gameScores appends the scores of g to dst[:0] and checks their range.
+func gameScores(dst []int, g *game) ([]int, error) {
+	dst = dst[:0]
+	for i := 0; i < len(g.moves); i += bytesPerPos {
+		score := int(int16(binary.LittleEndian.Uint16(g.moves[i+2:])))
+		if score < -MateScore || score > MateScore {
+			return dst, formatErr("score %d", score)
+		}
+		dst = append(dst, score)
+	}
+	return dst, nil
 }
 
 // ReadFile calls fn for every position of a chunk file (.rdg or .rdg.zst).

@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -211,11 +212,18 @@ func TestRunResume(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(two, "chunk-000002.rdg.zst.tmp")); err == nil {
 		t.Error("stale temporary file left")
 	}
-	// Same games in both, no duplicates.
-	fa, fb := startFENs(t, one), startFENs(t, two)
-	if strings.Join(fa, "\n") != strings.Join(fb, "\n") {
-		t.Errorf("resumed run has other games:\n%q\n%q", fa, fb)
+	// Same games in both, record for record (start, moves, scores,
+	// result, termination), no duplicates.
+	ga, gb := gameRecords(t, one), gameRecords(t, two)
+	if len(ga) != 5 || len(gb) != len(ga) {
+		t.Fatalf("%d and %d games, want 5", len(ga), len(gb))
 	}
+	for i := range ga {
+		if ga[i] != gb[i] {
+			t.Errorf("game %d differs after the resume:\n%s\n%s", i, ga[i], gb[i])
+		}
+	}
+	fa := startFENs(t, one)
 	seen := map[string]bool{}
 	for _, f := range fa {
 		if seen[f] {
@@ -250,7 +258,7 @@ func TestRunResume(t *testing.T) {
 	// So is another evaluation.
 	net, err := eval.DefaultNet()
 	if err != nil {
-		t.Skip("no embedded net:", err)
+		t.Fatal("no embedded net:", err)
 	}
 	o = runOpts(two, 7)
 	o.Play.Net = net
@@ -263,7 +271,7 @@ func TestRunResume(t *testing.T) {
 func TestRunWithNet(t *testing.T) {
 	net, err := eval.DefaultNet()
 	if err != nil {
-		t.Skip("no embedded net:", err)
+		t.Fatal("no embedded net:", err)
 	}
 	dir := t.TempDir()
 	o := runOpts(dir, 2)
@@ -286,6 +294,32 @@ func TestRunWithNet(t *testing.T) {
 	if a, b := manifestSums(t, hce), es[0].SHA256; len(a) != 1 || strings.HasSuffix(a[0], b) {
 		t.Error("the net's games equal the hand-written eval's")
 	}
+}
+
+// gameRecords returns the games of the chunks in dir, in order, each as
+// its start FEN, result, termination and the hex of its moves and scores.
+func gameRecords(t *testing.T, dir string) []string {
+	t.Helper()
+	es, err := ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range es {
+		f, err := os.Open(filepath.Join(dir, e.Chunk))
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = scanGames(f, func(g *game) error {
+			out = append(out, fmt.Sprintf("%s %d %v %x", g.fen, g.result, g.term, g.moves))
+			return nil
+		})
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
 }
 
 func startFENs(t *testing.T, dir string) []string {
@@ -421,6 +455,7 @@ func TestSkip(t *testing.T) {
 		{Pos: pos, Move: quiet, Score: 50, Ply: 7},
 		{Pos: pos, Move: quiet, Score: 3001, Ply: 10},
 		{Pos: pos, Move: quiet, Score: -MateScore, Ply: 10},
+		{Pos: pos, Move: quiet, Score: -MateScore, Ply: 10, FakeMate: true},
 		{Pos: variant960.MustParseFEN("4k3/8/8/8/8/8/8/r3K3 w - - 0 1"), Move: variant960.NewMove(4, 12), Ply: 10},
 	} {
 		if !Skip(&c) {
@@ -435,4 +470,62 @@ func fileSize(path string) int64 {
 		return -1
 	}
 	return fi.Size()
+}
+
+// TestHardNodeLabels: self-play with a hard node limit far below the soft
+// one, so that most searches are stopped inside an iteration, many of
+// them during the first root move of an aspiration pass. Up to build
+// 6f6374c^ such a search answered -32001 and the game recorded a mate
+// against the side to move; read back, the labels must carry no fake
+// mate, and no mate at all against the side to move unless the game
+// ends in that mate's favour (what markFakeMates checks).
+func TestHardNodeLabels(t *testing.T) {
+	net, err := eval.DefaultNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		net  *eval.Net
+	}{{"hce", nil}, {"net", net}} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			o := Options{Out: dir, Seed: 11, Threads: 2, Games: 4, ChunkGames: 4, Engine: "test",
+				Play: PlayConfig{Nodes: 4000, HardNodes: 700, MaxPlies: 40, HashMB: 1, Net: c.net}}
+			if err := Run(context.Background(), o); err != nil {
+				t.Fatal(err)
+			}
+			es, err := ReadManifest(dir)
+			if err != nil || len(es) != 1 {
+				t.Fatalf("manifest: %v, %d entries", err, len(es))
+			}
+			path := filepath.Join(dir, es[0].Chunk)
+			var positions, mates, fake int
+			err = ReadFile(path, func(s *Sample) error {
+				positions++
+				if s.Score == MateScore || s.Score == -MateScore {
+					mates++
+				}
+				if s.FakeMate {
+					fake++
+					t.Errorf("fake mate label %d at ply %d: %s", s.Score, s.Ply, s.Pos.FEN())
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := ReadStats([]string{path})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Mates.Fake != uint64(fake) || st.Mates.Genuine+st.Mates.Fake != uint64(mates) {
+				t.Errorf("stats count %+v; the reader %d mates, %d fake", st.Mates, mates, fake)
+			}
+			t.Logf("%d positions, %d mate labels, %d fake", positions, mates, fake)
+			if positions < 40 {
+				t.Errorf("only %d positions", positions)
+			}
+		})
+	}
 }

@@ -321,17 +321,36 @@ func TestKingShelterAnyFile(t *testing.T) {
 	}
 }
 
+// TestScoreRange: the most material a position may hold (15 queens and
+// a king against a bare king, whose side is to move, or against 15
+// queens) stays within MaxEval with the hand-written evaluation and the
+// default net, and the side with the queens is far ahead. A FEN that
+// does not parse fails the test.
 func TestScoreRange(t *testing.T) {
-	for _, f := range []string{
-		"QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/QQQQQQKk w - - 0 1",
-		"k7/8/8/8/8/8/QQQQQQQQ/QQQQQQQK b - - 0 1",
+	net, err := DefaultNet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		fen  string
+		sign int // -1: the side to move is far behind, 0: either
+	}{
+		{"qqqqqqqk/qqqqqqqq/8/8/8/8/8/K7 w - - 0 1", -1},
+		{"k7/8/8/8/8/8/QQQQQQQQ/QQQQQQQK b - - 0 1", -1},
+		{"qqqqqqqk/qqqqqqqq/8/8/8/8/QQQQQQQQ/QQQQQQQK w - - 0 1", 0},
+		{"qqqqqqqk/qqqqqqqq/8/8/8/8/QQQQQQQQ/QQQQQQQK b - - 0 1", 0},
 	} {
-		p, err := v.ParseFEN(f)
+		p, err := v.ParseFEN(c.fen)
 		if err != nil {
-			continue
+			t.Fatalf("%s: %v", c.fen, err)
 		}
-		if s := New().Evaluate(p); s >= 20000 || s <= -20000 {
-			t.Errorf("%s: %d", f, s)
+		for _, n := range []*Net{nil, net} {
+			e := New()
+			e.SetNet(n)
+			s := e.Evaluate(p)
+			if s > MaxEval || s < -MaxEval || c.sign*s < 0 || c.sign != 0 && c.sign*s < 1000 {
+				t.Errorf("%s, net %t: %d", c.fen, n != nil, s)
+			}
 		}
 	}
 }

@@ -93,7 +93,7 @@ type Filter struct {
 }
 
 // FilterRules describes the fixed filters (for manifests).
-const FilterRules = "skip: in check; |score| > max_score; binary sources also: ply < min_ply, move played is a capture, promotion or en passant"
+const FilterRules = "skip: in check; |score| > max_score; binary sources also: fake mate labels (datagen), ply < min_ply, move played is a capture, promotion or en passant"
 
 // DefaultFilter is the training-time filter: quiet (binary sources: the
 // move played is no capture, promotion or en passant), not in check,
@@ -118,13 +118,16 @@ func (s *Stats) skip(why string) {
 // A Record is one position as a source yields it. Pos is valid only during
 // the callback. Score is in cp and Result is 1, 0.5 or 0, both from White's
 // point of view. Move and Ply are set by sources that know them (Move is
-// NoMove and Ply -1 otherwise).
+// NoMove and Ply -1 otherwise). FakeMate marks a ±32000 score that is no
+// mate but the label of a stopped search (binary sources; see
+// datagen.Sample.FakeMate).
 type Record struct {
-	Pos    *v.Position
-	Score  int
-	Result float64
-	Move   v.Move
-	Ply    int
+	Pos      *v.Position
+	Score    int
+	Result   float64
+	Move     v.Move
+	Ply      int
+	FakeMate bool
 }
 
 // A Source yields records.
@@ -323,6 +326,8 @@ func (d *Dataset) Load(path string, src Source, flt Filter) (Stats, error) {
 	err := src(func(r *Record) error {
 		st.Read++
 		switch {
+		case r.FakeMate:
+			st.skip("fake mate")
 		case r.Pos.InCheck():
 			st.skip("in check")
 		case flt.MaxScore > 0 && (r.Score > flt.MaxScore || r.Score < -flt.MaxScore):
