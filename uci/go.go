@@ -1,0 +1,186 @@
+package uci
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rochade/rochade/search"
+)
+
+// maxGoErrors is how many errors one go command reports one by one.
+const maxGoErrors = 5
+
+var goKeywords = map[string]bool{
+	"wtime": true, "btime": true, "winc": true, "binc": true, "movestogo": true, "movetime": true,
+	"depth": true, "nodes": true, "mate": true, "infinite": true, "ponder": true, "searchmoves": true,
+	"perft": true,
+}
+
+// parseGo reads the parameters of `go`. Bad values are reported and
+// ignored; negative times count as 0.
+func (s *Session) parseGo(args []string) (lim search.Limits, perft int, errs []string) {
+	perft = -1
+	valid := 0
+	// num reads the value after args[*i] and steps *i past it (a missing
+	// value, i.e. the next keyword, is not consumed).
+	num := func(key string, i *int) (int64, bool) {
+		if *i+1 >= len(args) || goKeywords[args[*i+1]] {
+			errs = append(errs, fmt.Sprintf("go: %s needs a value", key))
+			return 0, false
+		}
+		*i++
+		n, err := strconv.ParseInt(args[*i], 10, 64)
+		if err != nil {
+			errs = append(errs, fmt.Sprintf("go: %s %q is not an integer; ignored", key, args[*i]))
+			return 0, false
+		}
+		return n, true
+	}
+	ms := func(key string, n int64) time.Duration {
+		if n < 0 {
+			errs = append(errs, fmt.Sprintf("go: %s %d is negative; using 0", key, n))
+			n = 0
+		}
+		if n > int64(24*365*time.Hour/time.Millisecond) {
+			n = int64(24 * 365 * time.Hour / time.Millisecond)
+		}
+		return time.Duration(n) * time.Millisecond
+	}
+	for i := 0; i < len(args); i++ {
+		key := args[i]
+		switch key {
+		case "infinite":
+			lim.Infinite = true
+			valid++
+		case "ponder":
+			lim.Ponder = true
+		case "searchmoves":
+			for i+1 < len(args) && !goKeywords[args[i+1]] {
+				i++
+				m, err := s.pos.ParseMove(args[i])
+				if err != nil {
+					errs = append(errs, fmt.Sprintf("go: searchmoves %q: %v; ignored", args[i], err))
+					continue
+				}
+				lim.SearchMoves = append(lim.SearchMoves, m)
+			}
+		case "wtime", "btime", "winc", "binc", "movetime":
+			n, ok := num(key, &i)
+			if !ok {
+				continue
+			}
+			d := ms(key, n)
+			switch key {
+			case "wtime":
+				lim.WTime, lim.TimeGiven = d, true
+			case "btime":
+				lim.BTime, lim.TimeGiven = d, true
+			case "winc":
+				lim.WInc = d
+			case "binc":
+				lim.BInc = d
+			case "movetime":
+				lim.MoveTime = d
+				if d == 0 {
+					d = time.Millisecond
+					lim.MoveTime = d
+				}
+			}
+			if key != "winc" && key != "binc" {
+				valid++
+			}
+		case "movestogo", "depth", "nodes", "mate", "perft":
+			n, ok := num(key, &i)
+			if !ok {
+				continue
+			}
+			if n <= 0 {
+				errs = append(errs, fmt.Sprintf("go: %s %d must be positive; ignored", key, n))
+				continue
+			}
+			switch key {
+			case "movestogo":
+				lim.MovesToGo = int(min(n, 1000))
+			case "depth":
+				lim.Depth = int(min(n, search.MaxPly-1))
+				valid++
+			case "nodes":
+				lim.Nodes = uint64(n)
+				valid++
+			case "mate":
+				lim.Mate = int(min(n, search.MaxPly/2))
+				valid++
+			case "perft":
+				perft = int(min(n, 20))
+			}
+		default:
+			errs = append(errs, fmt.Sprintf("go: unknown parameter %q; ignored", key))
+		}
+	}
+	if valid == 0 && !lim.Ponder {
+		if len(errs) > 0 {
+			// Every limit was rejected: answer quickly rather than
+			// search until a stop that may never come.
+			lim.Depth = 1
+		} else {
+			lim.Infinite = true // a bare `go`, as in other engines
+		}
+	}
+	return lim, perft, errs
+}
+
+func (s *Session) cmdGo(args []string) {
+	if s.searching() {
+		// A go during a search: finish that one first, so that every go
+		// gets its own bestmove.
+		s.stop()
+		s.wait(0)
+		s.applyPending()
+	}
+	lim, perft, errs := s.parseGo(args)
+	for i, e := range errs {
+		if i == maxGoErrors {
+			s.errorf("go: %d more errors not shown", len(errs)-i)
+			break
+		}
+		s.errorf("%s", e)
+	}
+	if perft >= 0 {
+		s.perft(perft)
+		return
+	}
+	// The lag estimate takes in the previous move first, so that it
+	// acts on this one.
+	elapsed := s.clock.startMove(s.pos, lim)
+	s.useLag(lim)
+	root := s.pos.Copy()
+	chess960, showWDL := s.set.chess960, s.set.showWDL
+	done := make(chan struct{})
+	s.done = done
+	ctl := search.NewControl()
+	s.ctl = ctl
+	searcher := s.searcher
+	s.logEvent("go", strings.Join(args, " "))
+	go func() {
+		defer close(done)
+		start := time.Now()
+		cb := search.Callbacks{
+			OnInfo: func(in search.Info) {
+				s.send(formatInfo(root, in, chess960, showWDL))
+			},
+			OnCurrMove: func(c search.CurrMove) {
+				s.send(fmt.Sprintf("info depth %d currmove %s currmovenumber %d",
+					c.Depth, moveString(root, c.Move, chess960), c.Number))
+			},
+		}
+		res := searcher.SearchWith(ctl, root, lim, cb)
+		line := formatBestMove(root, res, chess960)
+		s.outMu.Lock()
+		s.log.summary(res, line, time.Since(start))
+		s.outMu.Unlock()
+		s.send(line)
+		*elapsed = time.Since(start)
+	}()
+}
