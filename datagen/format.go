@@ -2,8 +2,8 @@
 // and reads it back. A chunk file holds whole games: each game is a start
 // position (a FEN) followed by the moves played and the search score of
 // every position, so a position costs about four bytes before
-// compression. The format is documented in the repository's README.md
-// ("Training data format"); this file is its reference implementation.
+// compression. The format is documented in docs/training-data.md
+// ("Chunk format"); this file is its reference implementation.
 //
 // The package sits beside the engine: no engine package imports it.
 package datagen

@@ -9,7 +9,7 @@ import (
 // UseNetByDefault tells whether the engine evaluates with the embedded
 // net unless told otherwise (UCI "Use NNUE", the command line's --hce and
 // --nnue). It is on since net h1 beat the hand-written evaluation by
-// +200 Elo at 5+0.05 in Chess960 (README.md, "Evaluation: the net").
+// +200 Elo at 5+0.05 in Chess960 (docs/training.md, "Net history").
 const UseNetByDefault = true
 
 //go:embed nets

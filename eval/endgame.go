@@ -151,7 +151,7 @@ func (e *Evaluator) endgameOverride(p *v.Position) (int, bool) {
 
 // NetEndgameScale applies the hand-written evaluation's drawish-endgame
 // scale factor (scaleFactor) to the net's score. The variable exists for
-// the measurement in README.md ("Evaluation: the net"); it is not an
+// the measurement in docs/training.md ("The net"); it is not an
 // option.
 var NetEndgameScale = true
 

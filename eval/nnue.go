@@ -18,7 +18,7 @@ import (
 // type, square mirrored for Black) into a 256-wide accumulator per
 // perspective, SCReLU, and one output over both accumulators (side to
 // move first), with one set of output weights per bucket of piece counts.
-// See README.md, "Net file format".
+// See docs/training-data.md, "Net file format".
 const (
 	NetInputs     = 768
 	NetHidden     = 256
