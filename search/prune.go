@@ -12,17 +12,24 @@ import (
 // before searching its moves: reverse futility pruning, null-move
 // pruning, ProbCut. When one succeeds, cut is true and score is the
 // node's result (0 when the search was stopped).
+//
+// Reverse futility and null-move pruning both assume that the side to
+// move has a move at least as good as passing. A side whose only piece
+// is one knight or bishop is often in zugzwang, so neither prunes there
+// (see loneMinor).
 func (t *thread) pruneBeforeMoves(n *node) (score int, cut bool) {
 	pos := t.pos
 	depth, beta, eval := n.depth, n.beta, n.eval
 	// Reverse futility pruning.
-	if depth <= sp.rfpMaxDepth && eval-sp.rfpMargin*(depth-b2i(n.improving)) >= beta && !isDecisive(eval) && beta > -MateInMaxPly {
+	if depth <= sp.rfpMaxDepth && eval-sp.rfpMargin*(depth-b2i(n.improving)) >= beta && !isDecisive(eval) && beta > -MateInMaxPly &&
+		!loneMinor(pos) {
 		return (eval + beta) / 2, true
 	}
-	// Null-move pruning, not without pieces (zugzwang guard).
+	// Null-move pruning, not without pieces nor with a lone minor piece
+	// (zugzwang guards).
 	prev := t.stack[n.ply+stackOff-1].move
 	if depth >= sp.nmpMinDepth && prev != v.NullMove && eval >= beta && n.staticEval >= beta-sp.nmpEvalSlope*depth+sp.nmpEvalBase &&
-		pos.NonPawnMaterial(pos.Side()) && beta > -MateInMaxPly {
+		pos.NonPawnMaterial(pos.Side()) && beta > -MateInMaxPly && !loneMinor(pos) {
 		r := sp.nmpBaseR + depth/sp.nmpDepthDiv + min((eval-beta)/sp.nmpEvalDiv, sp.nmpEvalMaxR)
 		t.makeNull(n.ply)
 		s := -t.search(-beta, -beta+1, depth-r, n.ply+1, !n.cutNode)
@@ -43,6 +50,20 @@ func (t *thread) pruneBeforeMoves(n *node) (score int, cut bool) {
 		return t.probCut(pcBeta, n.staticEval, n.rawEval, depth, n.ply, n.ttMove, n.cutNode, n.ttPV)
 	}
 	return 0, false
+}
+
+// loneMinor reports whether the side to move has exactly one piece
+// besides king and pawns, a knight or a bishop. Such a side has few
+// moves that do not worsen its position, and zugzwang is common: in
+// kbK5/pp6/1P6/8/8/8/8/R7 w, after 1.Ra6 Black's bishop moves allow
+// Rxa7#, bxa6 allows b7# and the pawns are blocked or pinned, yet its
+// eval (or a pass) says Black is fine. With the default net, reverse
+// futility (depth 2-8) and null-move pruning (depth 3 on) cut that node
+// in every iteration, and `go mate 2` needed depth 30 to find 1.Ra6.
+func loneMinor(pos *v.Position) bool {
+	us := pos.Side()
+	pieces := pos.ByColor(us) &^ (pos.Pieces(us, v.Pawn) | pos.Pieces(us, v.King))
+	return pieces != 0 && pieces&(pieces-1) == 0 && pieces&(pos.Pieces(us, v.Knight)|pos.Pieces(us, v.Bishop)) != 0
 }
 
 // probCut looks for a good capture that beats pcBeta, a margin above
