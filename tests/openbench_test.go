@@ -23,7 +23,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -34,30 +33,17 @@ import (
 // repoRoot is the repository's root, seen from tests/.
 const repoRoot = ".."
 
-var export struct {
-	once sync.Once
-	dir  string
-	err  error
-}
-
 // exportedTree is the working tree as a commit of it would be, exported
 // as `git archive` exports it: tracked and untracked files that git does
-// not ignore, and no .git. It is made once per test run.
+// not ignore, and no .git. It is removed when the test ends.
 func exportedTree(t *testing.T) string {
 	t.Helper()
-	export.once.Do(func() {
-		dir, err := os.MkdirTemp("", "rochade-export-")
-		if err != nil {
-			export.err = err
-			return
-		}
-		export.dir = filepath.Join(dir, "Rochade-tmp")
-		export.err = gitExport(dir, export.dir)
-	})
-	if export.err != nil {
-		t.Fatal(export.err)
+	tmp := t.TempDir()
+	dir := filepath.Join(tmp, "Rochade-tmp")
+	if err := gitExport(tmp, dir); err != nil {
+		t.Fatal(err)
 	}
-	return export.dir
+	return dir
 }
 
 func gitExport(tmp, dst string) error {
