@@ -1,16 +1,64 @@
 # Rochade build and test targets. OpenBench and fastchess build with
-# `make EXE=path`.
+# `make EXE=path`; OpenBench adds CC=<compiler> (CC=go for a Go engine)
+# and EVALFILE=<absolute path of a net>, from a tree without .git
+# (docs/openbench.md).
 EXE ?= rochade
 GO ?= go
+
+# The version: `git describe` in a git checkout; in a tree without .git
+# (a GitHub zip, a `git archive` export) "dev-nogit", with the binary's
+# name when EXE is given (OpenBench names it <engine>-<commit>).
+ifneq ($(wildcard .git),)
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+else ifeq ($(origin EXE),command line)
+VERSION ?= dev-nogit-$(notdir $(EXE))
+else
+VERSION ?= dev-nogit
+endif
 LDFLAGS := -s -w -X github.com/rochade/rochade/uci.Version=$(VERSION)
 
-.PHONY: all build test test-race test-long bench bench-perft vet vet-cross fmt clean fuzz fuzz-list forfeit-check
+.PHONY: all build release test test-race test-long bench bench-perft vet vet-cross fmt clean fuzz fuzz-list forfeit-check
 
 all: build
 
+# The engine needs no cgo. With cgo on, go would take $(CC) as its C
+# compiler, and OpenBench's CC=go fails (`flag provided but not defined:
+# -E`); CC is never used.
+#
+# EVALFILE=<net> embeds that net in place of eval/nets/default.nnue,
+# through a build overlay: the tree is not changed. bench then fails if
+# the net cannot be read.
+build: export CGO_ENABLED = 0
 build:
+ifneq ($(EVALFILE),)
+	$(if $(wildcard $(EVALFILE)),,$(error EVALFILE $(EVALFILE) not found))
+	$(file >$(EXE).overlay.json,{"Replace":{"eval/nets/default.nnue":"$(EVALFILE)"}})
+	$(GO) build -trimpath -overlay $(EXE).overlay.json -ldflags "$(LDFLAGS)" -o $(EXE) ./cmd/engine
+	rm -f $(EXE).overlay.json
+else
 	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(EXE) ./cmd/engine
+endif
+
+# Release binaries, version-stamped, with their SHA-256 sums in
+# $(DIST)/SHA256SUMS (check with `sha256sum -c SHA256SUMS`). amd64 builds
+# for the baseline CPU (GOAMD64=v1); the net's AVX2 kernels are chosen at
+# run time (eval/simd_amd64.go), so one binary serves every x86-64 CPU.
+DIST ?= dist
+RELEASE_TARGETS ?= windows/amd64 linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
+release:
+	rm -f $(DIST)/rochade-* $(DIST)/SHA256SUMS
+	mkdir -p $(DIST)
+	@set -e; for t in $(RELEASE_TARGETS); do \
+		os=$${t%/*}; arch=$${t#*/}; ext=; \
+		if [ $$os = windows ]; then ext=.exe; fi; \
+		out=$(DIST)/rochade-$(VERSION)-$$os-$$arch$$ext; \
+		echo "$$out"; \
+		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch GOAMD64=v1 GOARM64=v8.0 \
+			$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $$out ./cmd/engine; \
+	done
+	cd $(DIST) && if command -v sha256sum >/dev/null; then sha256sum rochade-*; \
+		else shasum -a 256 rochade-*; fi > SHA256SUMS
+	cat $(DIST)/SHA256SUMS
 
 # The default suite (what CI runs): well under 10 minutes on 2 cores.
 # It is `go test ./...`, run through scripts/testcheck, which prints what
@@ -74,4 +122,5 @@ vet-cross:
 	GOOS=darwin GOARCH=arm64 $(GO) vet ./...
 
 clean:
-	rm -f $(EXE)
+	rm -f $(EXE) $(EXE).overlay.json
+	rm -rf $(DIST)

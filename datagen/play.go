@@ -2,6 +2,7 @@ package datagen
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 
 	"github.com/rochade/rochade/eval"
@@ -21,16 +22,9 @@ func EvalID(net *eval.Net) string {
 
 // Play settings. Scores are centipawns; plies count both sides.
 const (
-	// The opening: a random start position (DFRC, Chess960 or standard,
-	// in these percentages) and then 8 or 9 random legal plies.
-	pctDFRC     = 60
-	pctChess960 = 30 // the rest: the standard start position
-	minRandPly  = 8
-	maxRandPly  = 9
-	// An opening is thrown away when a short search scores it beyond
-	// this, for the side to move.
-	openingMaxScore = 500
-	openingDepth    = 8
+	// The openings are variant960.DatagenMix: a random start position
+	// (DFRC, Chess960 or standard) and then 8 or 9 random legal plies,
+	// kept when a short search finds them balanced.
 
 	// Win adjudication: |score| >= adjWinScore, for the same side, in
 	// adjWinPlies consecutive searches (both sides' reports).
@@ -98,62 +92,19 @@ func gameRand(seed, index uint64) *rand.Rand {
 	return rand.New(rand.NewPCG(a, b))
 }
 
-// Start position kinds.
-const (
-	startStandard = iota
-	startChess960
-	startDFRC
-)
-
-// drawStart draws a start position: DFRC (two independent SP numbers),
-// Chess960 or the standard one.
-func drawStart(r *rand.Rand) (*variant960.Position, int, error) {
-	switch k := r.IntN(100); {
-	case k < pctDFRC:
-		pos, err := variant960.DFRCPosition(variant960.RandomSP(r), variant960.RandomSP(r))
-		return pos, startDFRC, err
-	case k < pctDFRC+pctChess960:
-		pos, err := variant960.Chess960Position(variant960.RandomSP(r))
-		return pos, startChess960, err
-	default:
-		pos, err := variant960.Chess960Position(518)
-		return pos, startStandard, err
-	}
-}
-
 // opening draws random openings until one is balanced enough and returns
-// it, re-read from its FEN so that the game depends on the FEN alone.
+// it, re-read from its Shredder-FEN so that the game depends on the FEN
+// alone.
 func (p *player) opening(r *rand.Rand) (*variant960.Position, string, error) {
-	for tries := 0; tries < 1000; tries++ {
-		pos, _, err := drawStart(r)
-		if err != nil {
-			return nil, "", err
-		}
-		plies := minRandPly + r.IntN(maxRandPly-minRandPly+1)
-		ok := true
-		for range plies {
-			pos.GenerateLegal(&p.ml)
-			if p.ml.N == 0 {
-				ok = false
-				break
-			}
-			pos.Make(p.ml.Moves[r.IntN(p.ml.N)])
-		}
-		if !ok || !pos.HasLegalMove() || pos.InsufficientMaterial() {
-			continue
-		}
-		fen := pos.ShredderFEN()
-		if pos, err = variant960.ParseFEN(fen); err != nil {
-			return nil, "", err
-		}
+	score := func(pos *variant960.Position) int {
 		p.eng.Clear()
-		res := p.eng.Search(pos, search.Limits{Depth: openingDepth, Nodes: p.cfg.HardNodes}, search.Callbacks{})
-		if res.Score > openingMaxScore || res.Score < -openingMaxScore {
-			continue
-		}
-		return pos, fen, nil
+		return p.eng.Search(pos, search.Limits{Depth: variant960.OpeningSearchDepth, Nodes: p.cfg.HardNodes}, search.Callbacks{}).Score
 	}
-	return nil, "", errors.New("datagen: no balanced opening in 1000 tries")
+	pos, fen, err := variant960.DatagenMix.Opening(r, &p.ml, nil, (*variant960.Position).ShredderFEN, nil, score)
+	if err != nil {
+		return nil, "", fmt.Errorf("datagen: %w", err)
+	}
+	return pos, fen, nil
 }
 
 // gameOut is a finished game.

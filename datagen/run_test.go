@@ -37,7 +37,7 @@ func TestOpeningMix(t *testing.T) {
 	r := gameRand(1, 0)
 	var kinds [3]int
 	for range 2000 {
-		pos, kind, err := drawStart(r)
+		pos, kind, err := variant960.DatagenMix.DrawStart(r)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -46,12 +46,13 @@ func TestOpeningMix(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if kind == startStandard && w != 518 || kind == startChess960 && w != b {
+		if kind == variant960.StartStandard && w != 518 || kind == variant960.StartChess960 && w != b {
 			t.Fatalf("kind %d: %s", kind, pos.FEN())
 		}
 	}
-	t.Logf("standard %d, Chess960 %d, DFRC %d of 2000", kinds[startStandard], kinds[startChess960], kinds[startDFRC])
-	for k, pct := range [3]int{100 - pctDFRC - pctChess960, pctChess960, pctDFRC} {
+	t.Logf("standard %d, Chess960 %d, DFRC %d of 2000", kinds[variant960.StartStandard], kinds[variant960.StartChess960], kinds[variant960.StartDFRC])
+	mix := variant960.DatagenMix
+	for k, pct := range [3]int{100 - mix.PctDFRC - mix.PctChess960, mix.PctChess960, mix.PctDFRC} {
 		if n := kinds[k] * 100 / 2000; n < pct-3 || n > pct+3 {
 			t.Errorf("kind %d: %d%%, want %d%%", k, n, pct)
 		}
@@ -66,7 +67,7 @@ func TestOpeningMix(t *testing.T) {
 		if pos.ShredderFEN() != fen {
 			t.Fatalf("FEN %q re-reads as %q", fen, pos.ShredderFEN())
 		}
-		if ply := pos.GamePly(); ply < minRandPly || ply > maxRandPly {
+		if ply := pos.GamePly(); ply < mix.MinPlies || ply > mix.MaxPlies {
 			t.Errorf("%s: %d random plies", fen, ply)
 		}
 	}

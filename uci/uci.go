@@ -240,7 +240,24 @@ func (s *Session) applyPending() {
 var commands = map[string]bool{
 	"uci": true, "isready": true, "ucinewgame": true, "setoption": true, "position": true,
 	"go": true, "stop": true, "ponderhit": true, "quit": true, "debug": true, "register": true,
-	"d": true,
+	"d": true, "genfens": true,
+}
+
+// IsCommand tells whether word is a command that Handle knows (the
+// command line runs its arguments as commands when the first is one).
+func IsCommand(word string) bool { return commands[word] }
+
+// RunCommands executes lines as Handle does, in order, until quit; then
+// it waits for a search that is still running to finish (as `go depth 5`
+// given alone asks). This is how the command line's arguments run, as
+// Stockfish runs them: rochade "genfens 10 seed 1 book None" quit.
+func (s *Session) RunCommands(lines []string) {
+	for _, l := range lines {
+		if !s.Handle(l) {
+			return
+		}
+	}
+	s.wait(0)
 }
 
 // Handle executes one input line. It returns false on quit.
@@ -302,6 +319,8 @@ func (s *Session) Handle(line string) bool {
 	case "debug", "register":
 		// Accepted and ignored: the debug log is the Debug Log File
 		// option, and the engine needs no registration.
+	case "genfens":
+		s.cmdGenfens(args)
 	case "d":
 		if s.posError != "" {
 			s.info("no position is set (%s)", s.posError)

@@ -36,9 +36,12 @@ func (nf *netFlags) net() (*eval.Net, error) {
 		}
 		return n, nil
 	}
+	// The embedded net must load: a build that embeds a net it cannot
+	// read (make EVALFILE=... with a file of another format) would
+	// otherwise bench and play with the hand-written evaluation unseen.
 	n, err := eval.DefaultNet()
 	if err != nil {
-		return nil, nil // a build without an embedded net uses the hand-written eval
+		return nil, fmt.Errorf("the embedded net: %w (--hce uses the hand-written evaluation)", err)
 	}
 	return n, nil
 }

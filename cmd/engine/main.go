@@ -39,6 +39,8 @@ Usage:
   rochade train --data FILES ...       train an evaluation net (rochade train --help)
   rochade version                      print the version
   rochade help                         this text
+  rochade "CMD" ["CMD" ...]            run UCI commands, one an argument, then exit
+                                       (OpenBench: rochade "genfens 64 seed 1 book None" quit)
 
 Global flags (before the subcommand):
   --log FILE    write the debug log to FILE ("-" for stderr); never to stdout
@@ -69,6 +71,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var err error
 	switch rest[0] {
 	case "uci":
+		if len(rest) > 1 {
+			return uciCommands(rest, stdout, *logFile)
+		}
 		// `rochade uci` is the UCI loop too, with the `uci` command already given.
 		s := uci.NewSession(stdout, uci.Config{LogFile: *logFile})
 		if s.Handle("uci") {
@@ -92,6 +97,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "help":
 		fmt.Fprintf(stdout, usage, uci.Version)
 	default:
+		// Arguments that are UCI commands run as such, one an argument,
+		// as Stockfish runs them (OpenBench's genfens calls work so).
+		if f := strings.Fields(rest[0]); len(f) > 0 && uci.IsCommand(f[0]) {
+			return uciCommands(rest, stdout, *logFile)
+		}
 		fmt.Fprintf(stderr, "rochade: unknown command %q (try rochade --help)\n", rest[0])
 		return 2
 	}
@@ -99,6 +109,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "rochade %s: %v\n", rest[0], err)
 		return 1
 	}
+	return 0
+}
+
+// uciCommands runs each argument as one UCI input line, in order, and
+// returns when quit comes or the last command (a search, say) is done.
+func uciCommands(lines []string, stdout io.Writer, logFile string) int {
+	s := uci.NewSession(stdout, uci.Config{LogFile: logFile})
+	s.RunCommands(lines)
+	s.Close()
 	return 0
 }
 
