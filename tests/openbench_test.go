@@ -373,14 +373,15 @@ func checkOpenings(t *testing.T, fens []string, n int, out string) {
 }
 
 // TestOpenBenchGenfens: N distinct legal openings, 8 or 9 plies past a
-// random DFRC, Chess960 or standard start, the same for the same seed;
+// random DFRC, Chess960 or standard start (`mix`), the same for the same
+// seed; `book None` alone gives standard openings;
 // from a book (a relative path, as OpenBench gives Books/<name>) with the
 // book's positions as starts.
 func TestOpenBenchGenfens(t *testing.T) {
 	dir := t.TempDir()
 	const n = 60
 	start := time.Now()
-	fens, out := openBenchGenfens(t, dir, n, 1234567, "None", "")
+	fens, out := openBenchGenfens(t, dir, n, 1234567, "None", "mix")
 	elapsed := time.Since(start)
 	checkOpenings(t, fens, n, out)
 	t.Logf("%d openings in %v", n, elapsed.Round(time.Millisecond))
@@ -404,19 +405,21 @@ func TestOpenBenchGenfens(t *testing.T) {
 	if shredder < n/2 {
 		t.Errorf("%d of %d openings with Chess960 castling rights: not the datagen mix", shredder, n)
 	}
-	again, _ := openBenchGenfens(t, dir, n, 1234567, "None", "")
+	again, _ := openBenchGenfens(t, dir, n, 1234567, "None", "mix")
 	if !slices.Equal(fens, again) {
 		t.Error("the same seed gave other openings")
 	}
-	other, _ := openBenchGenfens(t, dir, n, 1234568, "None", "")
+	other, _ := openBenchGenfens(t, dir, n, 1234568, "None", "mix")
 	if slices.Equal(fens, other) {
 		t.Error("seeds 1234567 and 1234568 gave the same openings")
 	}
-	std, out := openBenchGenfens(t, dir, 20, 1, "None", "standard")
-	checkOpenings(t, std, 20, out)
-	for _, fen := range std {
-		if c := strings.Fields(fen)[2]; strings.Trim(c, "KQkq-") != "" {
-			t.Errorf("standard: %q", fen)
+	for _, extra := range []string{"standard", ""} {
+		std, out := openBenchGenfens(t, dir, 20, 1, "None", extra)
+		checkOpenings(t, std, 20, out)
+		for _, fen := range std {
+			if strings.Trim(strings.Fields(fen)[2], "KQkq-") != "" {
+				t.Errorf("book None %q: %q is not a standard opening", extra, fen)
+			}
 		}
 	}
 

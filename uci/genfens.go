@@ -18,11 +18,13 @@ import (
 //	genfens N seed S book <None|path> [extra]
 //
 // prints N distinct openings as `info string genfens <FEN>` lines. They
-// are made as rochade datagen makes its openings (variant960.DatagenMix):
-// a random start position, DFRC, Chess960 or standard, then 8 or 9 random
-// legal plies, kept when a depth-8 search scores it within ±500 cp. With
-// `book <path>` the start positions are drawn from that EPD or FEN file
-// instead. The openings depend on N, the seed, the book and the
+// are made as rochade datagen makes its openings: a start position, then
+// 8 or 9 random legal plies, kept when a depth-8 search scores it within
+// ±500 cp. With `book None` the start is the standard one (OpenBench
+// plays `book None` as standard chess); with `book <path>` the starts
+// are drawn from that EPD or FEN file; the word `mix` asks for the
+// datagen mix (variant960.DatagenMix: random DFRC, Chess960 or standard
+// starts). The openings depend on N, the seed, the book and the
 // evaluation alone.
 //
 // The extra words choose the start positions, the book notwithstanding
@@ -117,6 +119,10 @@ func parseGenfens(args []string) (genfensArgs, error) {
 	}
 	if g.kinds {
 		g.book = ""
+	} else if g.book == "" {
+		// OpenBench plays `book None` as standard chess: without a word
+		// that asks for other starts, generate standard ones.
+		g.mix.PctDFRC, g.mix.PctChess960 = 0, 0
 	}
 	return g, nil
 }

@@ -11,7 +11,7 @@ import (
 )
 
 func TestParseGenfens(t *testing.T) {
-	g, err := parseGenfens(strings.Fields("64 seed 18446744073709551615 book None"))
+	g, err := parseGenfens(strings.Fields("64 seed 18446744073709551615 book None mix"))
 	if err != nil || g.n != 64 || g.seed != 1<<64-1 || g.book != "" || g.mix != v.DatagenMix {
 		t.Fatalf("%+v %v", g, err)
 	}
