@@ -161,7 +161,10 @@ func TestCLIVersionHelp(t *testing.T) {
 		t.Errorf("version: %q", out)
 	}
 	for _, args := range [][]string{{"--help"}, {"-h"}, {"help"}} {
-		out, _ := runCLI(t, false, args...)
+		out, stderr := runCLI(t, false, args...)
+		if stderr != "" {
+			t.Errorf("%v wrote to stderr too (%d bytes): the usage must come once, on stdout", args, len(stderr))
+		}
 		for _, want := range []string{"bench", "perft", "startpos", "--fischer168", "--dfrc", "--random", "--number", "--log"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("%v lacks %s", args, want)

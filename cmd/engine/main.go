@@ -55,12 +55,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("rochade", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	logFile := fs.String("log", "", "debug log file (\"-\" for stderr)")
-	fs.Usage = func() { fmt.Fprintf(stderr, usage, uci.Version) }
+	// The usage goes to stdout when asked for (--help) and to stderr
+	// after a bad flag, once either way.
+	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			fmt.Fprintf(stdout, usage, uci.Version)
 			return 0
 		}
+		fmt.Fprintf(stderr, usage, uci.Version)
 		return 2
 	}
 	rest := fs.Args()
