@@ -273,3 +273,26 @@ func TestUCIGoAfterRefusedPosition(t *testing.T) {
 	legalIn(t, p, best)
 	e.closeAndWait(5 * time.Second)
 }
+
+// TestUCIGoAfterTooLongPosition: a position line over the 1 MiB limit is
+// lost, which is a refused position: the next go must not search the
+// position before it.
+func TestUCIGoAfterTooLongPosition(t *testing.T) {
+	e := startEngine(t)
+	e.handshake()
+	e.send("position fen 4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")
+	long := "position startpos moves" + strings.Repeat(" g1f3 g8f6 f3g1 f6g8", 60000)
+	e.send(long)
+	got := e.sync()
+	if len(got) != 1 || !strings.Contains(got[0], "was ignored") {
+		t.Errorf("the long line: got %q, want one error", got)
+	}
+	e.send("go depth 3")
+	got = e.until("bestmove", 5*time.Second)
+	if got[len(got)-1] != "bestmove 0000" {
+		t.Errorf("go after a lost position line: %q, want bestmove 0000", got)
+	}
+	e.send("position startpos", "go depth 2")
+	got = e.until("bestmove", 5*time.Second)
+	legalIn(t, v.NewStartPosition(), strings.Fields(got[len(got)-1])[1])
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -100,6 +101,11 @@ func (s *Session) Run(in io.Reader) {
 		line, long, err := readLine(r)
 		if long {
 			s.errorf("a line of more than %d bytes was ignored", MaxLine)
+			if f := strings.Fields(line); len(f) > 0 && f[0] == "position" {
+				// A lost position command is a refused one: the next
+				// go must not search the position before it.
+				s.posError = "the position line was too long"
+			}
 		} else if line != "" {
 			if !s.Handle(line) {
 				return
@@ -127,8 +133,12 @@ func readLine(r *bufio.Reader) (line string, long bool, err error) {
 		frag, err := r.ReadSlice('\n')
 		if !long && len(buf)+len(frag) <= MaxLine {
 			buf = append(buf, frag...)
-		} else {
-			long, buf = true, nil
+		} else if !long {
+			// Too long: keep only its start, so that the caller can
+			// tell which command was lost.
+			long = true
+			buf = append(buf, frag...)
+			buf = slices.Clone(buf[:min(len(buf), longHead)])
 		}
 		if err == bufio.ErrBufferFull {
 			continue
@@ -136,6 +146,9 @@ func readLine(r *bufio.Reader) (line string, long bool, err error) {
 		return string(buf), long, err
 	}
 }
+
+// longHead is how much of a too-long line readLine keeps.
+const longHead = 64
 
 // maxMessage bounds an error message (which may quote input).
 const maxMessage = 300
