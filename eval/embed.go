@@ -2,6 +2,7 @@ package eval
 
 import (
 	"embed"
+	"fmt"
 	"os"
 	"sync"
 )
@@ -36,10 +37,28 @@ func DefaultNet() (*Net, error) {
 }
 
 // LoadNetFile reads and checks the net file at path.
+//
+// Only a regular file of at most maxNetFileBytes is read: a wrong path to
+// a large file must not take the process past its memory, and a FIFO or
+// device must not block it for good.
 func LoadNetFile(path string) (*Net, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	if fi.Size() > maxNetFileBytes {
+		return nil, fmt.Errorf("%s is %d bytes, larger than any net file (%d)", path, fi.Size(), maxNetFileBytes)
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
 	return LoadNet(data)
 }
+
+// maxNetFileBytes bounds a net file: the largest header, manifest and
+// weights LoadNet accepts.
+const maxNetFileBytes = 40 + maxManifest + 2*(NetInputs*NetHidden+NetHidden+NetMaxBuckets*2*NetHidden) + 4*NetMaxBuckets + 32

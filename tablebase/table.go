@@ -3,6 +3,7 @@ package tablebase
 import (
 	"errors"
 	"fmt"
+	"os"
 
 	"golang.org/x/exp/mmap"
 )
@@ -192,6 +193,12 @@ func checkSize(n int) error {
 // Huffman codes, and that every section lies inside the file). It runs
 // once, when the folder is opened; a table that fails is not used.
 func (t *table) load() error {
+	// Only regular files: opening a FIFO would block for good.
+	if fi, err := os.Stat(t.path); err != nil {
+		return err
+	} else if !fi.Mode().IsRegular() {
+		return fmt.Errorf("not a regular file")
+	}
 	m, err := mmap.Open(t.path)
 	if err == nil {
 		t.mm = m
