@@ -216,20 +216,7 @@ func (e *engine) quiet(d time.Duration) {
 // noBestmove checks that no bestmove is printed for d.
 func (e *engine) noBestmove(d time.Duration) {
 	e.t.Helper()
-	deadline := time.After(d)
-	for {
-		select {
-		case l, ok := <-e.lines:
-			if !ok {
-				e.t.Fatal("engine closed stdout")
-			}
-			if strings.HasPrefix(l, "bestmove") {
-				e.t.Fatalf("unexpected %q", l)
-			}
-		case <-deadline:
-			return
-		}
-	}
+	linesFor(e, d)
 }
 
 // handshake sends uci and waits for uciok.
