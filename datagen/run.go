@@ -123,11 +123,13 @@ func Run(ctx context.Context, opt Options) error {
 	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
 		return err
 	}
-	// Stale temporary files from an interrupted run.
-	if tmps, _ := filepath.Glob(filepath.Join(opt.Out, "*.tmp")); len(tmps) > 0 {
-		for _, t := range tmps {
-			os.Remove(t)
-		}
+	// Stale temporary files of our own from an interrupted run (chunks
+	// and the manifest, written through atomicfile); other files in the
+	// directory are the user's.
+	tmps, _ := filepath.Glob(filepath.Join(opt.Out, "chunk-*"+atomicfile.TempSuffix))
+	tmps = append(tmps, filepath.Join(opt.Out, ManifestName+atomicfile.TempSuffix))
+	for _, t := range tmps {
+		os.Remove(t)
 	}
 
 	// Resume: where the manifest ends, and the start positions so far.

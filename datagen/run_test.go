@@ -200,6 +200,8 @@ func TestRunResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(two, "chunk-000002.rdg.zst.tmp"), []byte("junk"), 0o644)
+	os.WriteFile(filepath.Join(two, "manifest.tsv.tmp"), []byte("junk"), 0o644)
+	os.WriteFile(filepath.Join(two, "notes.tmp"), []byte("the user's"), 0o644)
 	if err := Run(context.Background(), runOpts(two, 5)); err != nil {
 		t.Fatal(err)
 	}
@@ -210,8 +212,14 @@ func TestRunResume(t *testing.T) {
 	if len(a) != 3 || len(b) != 3 || a[0] != b[0] {
 		t.Fatalf("chunks differ")
 	}
-	if _, err := os.Stat(filepath.Join(two, "chunk-000002.rdg.zst.tmp")); err == nil {
-		t.Error("stale temporary file left")
+	for _, stale := range []string{"chunk-000002.rdg.zst.tmp", "manifest.tsv.tmp"} {
+		if _, err := os.Stat(filepath.Join(two, stale)); err == nil {
+			t.Errorf("stale temporary file %s left", stale)
+		}
+	}
+	// A file of the user's that only ends like ours is kept.
+	if _, err := os.Stat(filepath.Join(two, "notes.tmp")); err != nil {
+		t.Errorf("the user's notes.tmp was removed: %v", err)
 	}
 	// Same games in both, record for record (start, moves, scores,
 	// result, termination), no duplicates.
