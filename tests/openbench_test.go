@@ -288,6 +288,14 @@ func TestOpenBenchBuild(t *testing.T) {
 	if bench, _, _, out, ok := openBenchBench(t, src, "Rochade-BAD"); ok || !strings.Contains(out, "embedded net") {
 		t.Errorf("a broken net benches (%d nodes):\n%s", bench, out)
 	}
+	// Over UCI such a build says so after uciok (it played with the
+	// hand-written evaluation without a word).
+	cmd := exec.Command(filepath.Join(src, "Rochade-BAD"))
+	cmd.Stdin = strings.NewReader("uci\nisready\nquit\n")
+	uciOut, err := cmd.Output()
+	if err != nil || !strings.Contains(string(uciOut), "uciok\ninfo string error: the embedded net did not load") {
+		t.Errorf("uci with a broken embedded net (%v):\n%s", err, uciOut)
+	}
 	for _, exe := range []string{"Rochade-SAME", "Rochade-OTHER", "Rochade-BAD"} {
 		os.Remove(filepath.Join(src, exe))
 	}

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/rochade/rochade/eval"
 	"github.com/rochade/rochade/search"
 	v "github.com/rochade/rochade/variant960"
 )
@@ -358,4 +359,9 @@ func (s *Session) cmdUCI() {
 	}
 	lines = append(lines, "uciok")
 	s.send(lines...)
+	// A build whose embedded net does not load plays with the
+	// hand-written evaluation; the GUI must hear of it.
+	if _, err := eval.DefaultNet(); err != nil && s.set.evalFile == evalFileInternal {
+		s.errorf("the embedded net did not load (%v); the hand-written evaluation is in use", err)
+	}
 }
