@@ -136,3 +136,17 @@ func TestThreadsMeasured(t *testing.T) {
 	e.send("quit")
 	e.waitExit(scaled(10 * time.Second))
 }
+
+// TestDatagenHashMeasured: rochade datagen --hash is per thread and was
+// not held to any budget (--hash 30000 ended it with "out of memory" on
+// the 24 GB build machine). Without ROCHADE_MEMORY_MB it is cut to fit,
+// with a message, and the run finishes.
+func TestDatagenHashMeasured(t *testing.T) {
+	t.Setenv("ROCHADE_MEMORY_MB", "") // the engine ignores it empty: the real measurement
+	out := t.TempDir()
+	_, stderr := runCLI(t, false, "datagen", "--hash", "999999", "--threads", "2", "--games", "2",
+		"--nodes", "300", "--chunk", "2", "--out", out, "--progress", "1h")
+	if !strings.Contains(stderr, "does not fit the memory budget") || !strings.Contains(stderr, "done: games 2") {
+		t.Errorf("datagen --hash 999999:\n%s", stderr)
+	}
+}

@@ -204,3 +204,13 @@ func goMappedBytes() int64 {
 	}
 	return int64(s[0].Value.Uint64() - s[1].Value.Uint64())
 }
+
+// FitDatagenHash holds rochade datagen's hash, hashMB for each of its
+// threads single-threaded searches, to the memory budget: it returns the
+// largest hash up to hashMB that fits (at least 1) and the budget, for
+// the message when it is less.
+func FitDatagenHash(hashMB, threads int) (int, string) {
+	b := currentBudget()
+	threads = max(threads, 1)
+	return max(1, min(hashMB, (b.mb-baseMB)/threads-threadMB())), b.String()
+}

@@ -84,6 +84,10 @@ func runDatagen(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "rochade datagen: --nodes, --threads, --chunk, --max-plies and --hash must be positive")
 		return 2
 	}
+	if fit, budget := uci.FitDatagenHash(*hash, *threads); fit < *hash {
+		fmt.Fprintf(stderr, "rochade datagen: --hash %d MB for each of %d threads does not fit the memory budget of %s; --hash set to %d\n", *hash, *threads, budget, fit)
+		*hash = fit
+	}
 	net, err := nf.net()
 	if err != nil {
 		fmt.Fprintf(stderr, "rochade datagen: %v\n", err)
