@@ -171,6 +171,9 @@ func (s *Session) send(lines ...string) {
 		s.out.WriteByte('\n')
 		s.log.line("out", l)
 	}
+	if msg := s.log.takeLost(); msg != "" {
+		s.out.WriteString("info string error: " + clip(msg) + "\n")
+	}
 	s.out.Flush()
 }
 
