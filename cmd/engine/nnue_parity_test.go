@@ -41,7 +41,7 @@ func parityPositions(r *rand.Rand) []*v.Position {
 // TestNetParity: the engine's inference (package eval) and the trainer's
 // reference integer inference (train.QuantEval) give the same score on
 // every position, for a trainer-written net with eight output buckets and
-// for the embedded net (file format version 1).
+// for the embedded net (file format version 2, 8 output buckets).
 func TestNetParity(t *testing.T) {
 	n := train.NewNet(5, 8)
 	for i := range n.O {
