@@ -77,13 +77,14 @@ func NewTT(mb int) *TT {
 	return t
 }
 
-// Resize reallocates the table (contents are lost). The old table is
-// released to the operating system before the new one is allocated.
+// Resize reallocates the table (contents are lost).
 func (t *TT) Resize(mb int) {
-	n := uint64(mb) << 20 / 64
-	if n < 1 {
-		n = 1
-	}
+	t.realloc(max(uint64(mb)<<20/64, 1))
+}
+
+// realloc replaces the table with n fresh buckets. The old table is
+// released to the operating system before the new one is allocated.
+func (t *TT) realloc(n uint64) {
 	if t.buckets != nil {
 		t.buckets = nil
 		debug.FreeOSMemory() // collects the old table and returns its pages
@@ -103,9 +104,7 @@ const clearRemakeBytes = 64 << 20
 func (t *TT) Clear() {
 	if t.used {
 		if n := len(t.buckets); n*int(unsafe.Sizeof(ttBucket{})) >= clearRemakeBytes {
-			t.buckets = nil
-			debug.FreeOSMemory()
-			t.buckets = make([]ttBucket, n)
+			t.realloc(uint64(n))
 		} else {
 			clear(t.buckets)
 		}
