@@ -205,6 +205,8 @@ func ParseFENDropped(fen string) (*Position, []DroppedRight, error) {
 			st.key ^= zPiece[pc][s]
 			if pc.Type() == Pawn {
 				st.pawnKey ^= zPiece[pc][s]
+			} else {
+				st.nonPawnKey[pc.Color()] ^= zPiece[pc][s]
 			}
 		}
 	}

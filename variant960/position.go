@@ -14,6 +14,7 @@ func CastleIndex(c Color, side int) int { return int(c)*2 + side }
 type state struct {
 	key           uint64
 	pawnKey       uint64
+	nonPawnKey    [2]uint64 // by colour: that colour's pieces other than pawns (kings included)
 	castling      uint8 // bit i set: right i (CastleIndex) held
 	ep            Square
 	rule50        int
@@ -111,6 +112,10 @@ func (p *Position) Key() uint64 { return p.st().key }
 
 // PawnKey returns the Zobrist key of the pawns alone.
 func (p *Position) PawnKey() uint64 { return p.st().pawnKey }
+
+// NonPawnKey returns the Zobrist key of colour c's pieces other than
+// pawns (its king included).
+func (p *Position) NonPawnKey(c Color) uint64 { return p.st().nonPawnKey[c] }
 
 // EPSquare returns the en-passant square, or NoSquare. It is set only when
 // an en-passant capture is really legal.
@@ -273,6 +278,7 @@ func (p *Position) Make(m Move) {
 	prev := &p.states[len(p.states)-2]
 	st.key = prev.key ^ zSide
 	st.pawnKey = prev.pawnKey
+	st.nonPawnKey = prev.nonPawnKey
 	st.castling = prev.castling
 	st.rule50 = prev.rule50 + 1
 	st.pliesFromNull = prev.pliesFromNull + 1
@@ -294,7 +300,9 @@ func (p *Position) Make(m Move) {
 		p.removePiece(to)
 		p.putPiece(pc, kto)
 		p.putPiece(rook, rto)
-		st.key ^= zPiece[pc][from] ^ zPiece[pc][kto] ^ zPiece[rook][to] ^ zPiece[rook][rto]
+		k := zPiece[pc][from] ^ zPiece[pc][kto] ^ zPiece[rook][to] ^ zPiece[rook][rto]
+		st.key ^= k
+		st.nonPawnKey[us] ^= k
 	case KindEnPassant:
 		capSq := to - 8
 		if us == Black {
@@ -314,6 +322,8 @@ func (p *Position) Make(m Move) {
 			st.key ^= zPiece[cap][to]
 			if cap.Type() == Pawn {
 				st.pawnKey ^= zPiece[cap][to]
+			} else {
+				st.nonPawnKey[them] ^= zPiece[cap][to]
 			}
 			st.rule50 = 0
 		}
@@ -323,11 +333,14 @@ func (p *Position) Make(m Move) {
 			p.putPiece(np, to)
 			st.key ^= zPiece[pc][from] ^ zPiece[np][to]
 			st.pawnKey ^= zPiece[pc][from]
+			st.nonPawnKey[us] ^= zPiece[np][to]
 		} else {
 			p.movePiece(from, to)
 			st.key ^= zPiece[pc][from] ^ zPiece[pc][to]
 			if pc.Type() == Pawn {
 				st.pawnKey ^= zPiece[pc][from] ^ zPiece[pc][to]
+			} else {
+				st.nonPawnKey[us] ^= zPiece[pc][from] ^ zPiece[pc][to]
 			}
 		}
 		if pc.Type() == Pawn {

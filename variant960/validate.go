@@ -106,11 +106,14 @@ func (p *Position) Validate() error {
 
 	// Keys.
 	var key, pawnKey uint64
+	var nonPawnKey [2]uint64
 	for s := Square(0); s < 64; s++ {
 		if pc := p.board[s]; pc != NoPiece {
 			key ^= zPiece[pc][s]
 			if pc.Type() == Pawn {
 				pawnKey ^= zPiece[pc][s]
+			} else {
+				nonPawnKey[pc.Color()] ^= zPiece[pc][s]
 			}
 		}
 	}
@@ -126,6 +129,9 @@ func (p *Position) Validate() error {
 	}
 	if pawnKey != st.pawnKey {
 		return fmt.Errorf("pawn key %016x, recomputed %016x", st.pawnKey, pawnKey)
+	}
+	if nonPawnKey != st.nonPawnKey {
+		return fmt.Errorf("non-pawn keys %016x, recomputed %016x", st.nonPawnKey, nonPawnKey)
 	}
 
 	// Check and pin sets.
@@ -168,6 +174,8 @@ func (p *Position) SameState(q *Position) string {
 		return "key"
 	case a.pawnKey != b.pawnKey:
 		return "pawn key"
+	case a.nonPawnKey != b.nonPawnKey:
+		return "non-pawn keys"
 	case a.checkers != b.checkers || a.pinned != b.pinned:
 		return "check or pin set"
 	}

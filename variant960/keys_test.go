@@ -1,0 +1,40 @@
+package variant960
+
+import (
+	"math/rand"
+	"testing"
+)
+
+// TestIncrementalKeysRandomGames plays random legal games (captures,
+// promotions, en passant and Chess960 castling included) and checks after
+// every move that the incrementally kept keys, the per-colour non-pawn
+// keys among them, equal keys computed afresh.
+func TestIncrementalKeysRandomGames(t *testing.T) {
+	fens := []string{
+		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+		"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+		"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+		"8/2P3k1/8/3pP3/8/8/5p2/4K3 w - d6 0 1",
+	}
+	rng := rand.New(rand.NewSource(7))
+	for _, fen := range fens {
+		for game := 0; game < 40; game++ {
+			p, err := ParseFEN(fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for ply := 0; ply < 120; ply++ {
+				var ml MoveList
+				p.GenerateLegal(&ml)
+				if len(ml.Slice()) == 0 {
+					break
+				}
+				m := ml.Slice()[rng.Intn(len(ml.Slice()))]
+				p.Make(m)
+				if err := p.Validate(); err != nil {
+					t.Fatalf("%s, game %d ply %d after %s: %v", fen, game, ply, m, err)
+				}
+			}
+		}
+	}
+}
