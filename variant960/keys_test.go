@@ -8,7 +8,8 @@ import (
 // TestIncrementalKeysRandomGames plays random legal games (captures,
 // promotions, en passant and Chess960 castling included) and checks after
 // every move that the incrementally kept keys, the per-colour non-pawn
-// keys among them, equal keys computed afresh.
+// keys among them, equal keys computed afresh, and that Threats agrees
+// with Attacked on every square.
 func TestIncrementalKeysRandomGames(t *testing.T) {
 	fens := []string{
 		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -34,6 +35,20 @@ func TestIncrementalKeysRandomGames(t *testing.T) {
 				if err := p.Validate(); err != nil {
 					t.Fatalf("%s, game %d ply %d after %s: %v", fen, game, ply, m, err)
 				}
+				checkThreats(t, p)
+			}
+		}
+	}
+}
+
+// checkThreats compares Threats with Attacked square by square.
+func checkThreats(t *testing.T, p *Position) {
+	t.Helper()
+	for _, c := range []Color{White, Black} {
+		th := p.Threats(c)
+		for s := Square(0); s < 64; s++ {
+			if th.Has(s) != p.Attacked(s, c, p.Occupied()) {
+				t.Fatalf("%s: Threats(%d) says %v for %s, Attacked says %v", p.ShredderFEN(), c, th.Has(s), s, !th.Has(s))
 			}
 		}
 	}

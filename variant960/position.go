@@ -168,6 +168,33 @@ func (p *Position) AttackersTo(s Square, occ Bitboard) Bitboard {
 		(BishopAttacks(s, occ) & (p.byType[Bishop] | p.byType[Queen]))
 }
 
+// Threats returns every square that a piece of colour by attacks (its
+// own pieces' squares included), with the board's occupancy.
+func (p *Position) Threats(by Color) Bitboard {
+	occ := p.Occupied()
+	pawns := p.Pieces(by, Pawn)
+	var t Bitboard
+	if by == White {
+		t = (pawns&^FileA)<<7 | (pawns&^FileH)<<9
+	} else {
+		t = (pawns&^FileA)>>9 | (pawns&^FileH)>>7
+	}
+	for b := p.Pieces(by, Knight); b != 0; {
+		t |= knightAttacks[b.PopLSB()]
+	}
+	queens := p.Pieces(by, Queen)
+	for b := p.Pieces(by, Bishop) | queens; b != 0; {
+		t |= BishopAttacks(b.PopLSB(), occ)
+	}
+	for b := p.Pieces(by, Rook) | queens; b != 0; {
+		t |= RookAttacks(b.PopLSB(), occ)
+	}
+	for b := p.Pieces(by, King); b != 0; {
+		t |= kingAttacks[b.PopLSB()]
+	}
+	return t
+}
+
 // Attacked reports whether colour by attacks s given occ.
 func (p *Position) Attacked(s Square, by Color, occ Bitboard) bool {
 	them := p.byColor[by]
