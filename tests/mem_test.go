@@ -3,6 +3,8 @@ package tests
 import (
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"strconv"
@@ -148,5 +150,45 @@ func TestDatagenHashMeasured(t *testing.T) {
 		"--nodes", "300", "--chunk", "2", "--out", out, "--progress", "1h")
 	if !strings.Contains(stderr, "does not fit the memory budget") || !strings.Contains(stderr, "done: games 2") {
 		t.Errorf("datagen --hash 999999:\n%s", stderr)
+	}
+}
+
+// TestHugeHash32Bit runs a 386 build of the engine, as a 32-bit Windows
+// or Linux user would, on the real memory path: a Hash request beyond the
+// 32-bit address space must leave an engine that answers and plays (it
+// died in the table's allocation: "makeslice: len out of range", or "out
+// of memory" from Hash 3000 on). Only where the machine runs 386 Linux
+// binaries (amd64 Linux does, through its 32-bit compatibility).
+func TestHugeHash32Bit(t *testing.T) {
+	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
+		t.Skip("needs amd64 Linux to run a 386 build")
+	}
+	path := filepath.Join(t.TempDir(), "rochade-386")
+	cmd := exec.Command("go", "build", "-o", path, "../cmd/engine")
+	cmd.Env = append(os.Environ(), "GOARCH=386", "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("GOARCH=386 go build: %v\n%s", err, out)
+	}
+	for _, req := range []string{"30000", "3000"} {
+		t.Run(req, func(t *testing.T) {
+			e := startProcessEnv(t, path, []string{"ROCHADE_MEMORY_MB="})
+			e.rochade = true
+			e.send("uci")
+			e.until("uciok", scaled(10*time.Second))
+			e.send("setoption name Hash value " + req)
+			replies := syncScaled(e)
+			hash := effectiveHash(t, req, replies)
+			t.Logf("Hash %s on a 386 build: %q", req, replies)
+			if hash > 2048 {
+				t.Errorf("Hash %s: set to %d MB on a 32-bit build", req, hash)
+			}
+			e.send("position startpos moves e2e4")
+			best, _, _ := e.search("go depth 5", scaled(30*time.Second))
+			p := v.NewStartPosition()
+			p.PlayMoves("e2e4")
+			legalIn(t, p, best)
+			e.send("quit")
+			e.waitExit(scaled(10 * time.Second))
+		})
 	}
 }

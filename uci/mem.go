@@ -64,10 +64,21 @@ func unknownMemory() sysMemory {
 // system's file); the tests replace it.
 var readSystemMemory = systemMemory
 
+// addressSpaceBytes caps what a 32-bit process can hold, whatever the
+// machine has: 2 GB, the user address space of a 32-bit Windows process
+// (Linux gives 3-4 GB, of which Go's heap and the binary take a share).
+// It is -1 (no cap) on 64-bit builds; tests set it.
+var addressSpaceBytes = func() int64 {
+	if ^uintptr(0)>>32 == 0 {
+		return 2 << 30
+	}
+	return -1
+}()
+
 // couldHave combines the figures into the memory, in bytes, the process
 // could have: what it holds plus what is available, held to the limit (and
-// to what it holds plus the limit's headroom) and to the physical memory.
-// ok is false where nothing was known.
+// to what it holds plus the limit's headroom), to the physical memory and
+// to a 32-bit build's address space. ok is false where nothing was known.
 func couldHave(m sysMemory) (bytes int64, source string, ok bool) {
 	own := max(m.own, 0)
 	bytes = -1
@@ -91,6 +102,9 @@ func couldHave(m sysMemory) (bytes int64, source string, ok bool) {
 	}
 	if m.total >= 0 && bytes > m.total {
 		bytes = m.total
+	}
+	if addressSpaceBytes >= 0 && bytes > addressSpaceBytes {
+		bytes, source = addressSpaceBytes, "the address space of a 32-bit build"
 	}
 	return bytes, source, true
 }

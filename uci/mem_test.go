@@ -48,6 +48,19 @@ func TestCouldHave(t *testing.T) {
 	if b := budgetOf(with(func(m *sysMemory) { m.available = 1000 << 20 })); b.guessed || b.mb != 750 {
 		t.Errorf("1000 MB: %+v", b)
 	}
+
+	// A 32-bit build holds at most its address space, however much the
+	// machine has.
+	defer func(old int64) { addressSpaceBytes = old }(addressSpaceBytes)
+	addressSpaceBytes = 2 << 30
+	big := with(func(m *sysMemory) { m.total, m.available = 24000*mb, 22000*mb })
+	if got, source, ok := couldHave(big); got != 2048*mb || source != "the address space of a 32-bit build" || !ok {
+		t.Errorf("32-bit build: %d MB (%q, %v)", got/mb, source, ok)
+	}
+	small := with(func(m *sysMemory) { m.total, m.available = 1500*mb, 1000*mb })
+	if got, source, _ := couldHave(small); got != 1000*mb || source != "available memory" {
+		t.Errorf("32-bit build, 1000 MB available: %d MB (%q)", got/mb, source)
+	}
 }
 
 // TestMeasuredBudget: on the systems whose memory is read, the budget is
