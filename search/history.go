@@ -14,11 +14,18 @@ const histMax = 16384
 type contHistTable [16 * 64][16 * 64]int16
 
 type histories struct {
-	butterfly [2][64 * 64]int16
-	capture   [16][64][8]int16 // [piece][to][captured type]
+	butterfly [2][4][64 * 64]int16 // [side][threat class (threatClass)][from*64+to]
+	capture   [16][64][8]int16     // [piece][to][captured type]
 	cont      *contHistTable
 	counter   [16][64]v.Move     // countermove by [prev piece][prev to]
 	corr      [2][corrSize]int32 // static-eval correction by pawn structure
+}
+
+// threatClass says whether the enemy attacks a move's from and to
+// squares: a quiet move that leaves a threatened square, or steps onto
+// one, is a different move from the same one elsewhere.
+func threatClass(threats v.Bitboard, m v.Move) int {
+	return 2*b2i(threats.Has(m.From())) + b2i(threats.Has(m.To()))
 }
 
 func gravity(h *int16, bonus int) {
@@ -94,7 +101,7 @@ func (t *thread) updateQuietHist(ply int, m v.Move, bonus int) {
 		to = m.CastlingKingTo()
 	}
 	idx := int(pc)*64 + int(to)
-	gravity(&t.hist.butterfly[pos.Side()][int(m.From())*64+int(m.To())], bonus)
+	gravity(&t.hist.butterfly[pos.Side()][threatClass(t.stack[ply+stackOff].threats, m)][int(m.From())*64+int(m.To())], bonus)
 	gravity(&t.hist.cont[t.stack[ply+stackOff-1].contIdx][idx], bonus)
 	gravity(&t.hist.cont[t.stack[ply+stackOff-2].contIdx][idx], bonus)
 }

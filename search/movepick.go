@@ -115,6 +115,7 @@ func (pk *picker) scoreQuiet() {
 	us := p.Side()
 	s1 := &t.stack[pk.ply+stackOff-1]
 	s2 := &t.stack[pk.ply+stackOff-2]
+	threats := t.stack[pk.ply+stackOff].threats
 	for i := 0; i < pk.n; i++ {
 		m := pk.list[i].m
 		pc := p.PieceOn(m.From())
@@ -123,7 +124,7 @@ func (pk *picker) scoreQuiet() {
 			to = m.CastlingKingTo()
 		}
 		idx := int(pc)*64 + int(to)
-		s := int(t.hist.butterfly[us][int(m.From())*64+int(m.To())])
+		s := int(t.hist.butterfly[us][threatClass(threats, m)][int(m.From())*64+int(m.To())])
 		s += int(t.hist.cont[s1.contIdx][idx]) + int(t.hist.cont[s2.contIdx][idx])
 		pk.list[i].score = s
 	}
@@ -272,6 +273,7 @@ func (pk *picker) next() v.Move {
 func (pk *picker) scoreEvasions() {
 	p := pk.pos
 	us := p.Side()
+	threats := pk.t.stack[pk.ply+stackOff].threats
 	for i := 0; i < pk.n; i++ {
 		m := pk.list[i].m
 		if isNoisy(p, m) {
@@ -281,7 +283,7 @@ func (pk *picker) scoreEvasions() {
 			}
 			pk.list[i].score = 1<<20 + mvvValue[cap]*16 - int(p.PieceOn(m.From()).Type())
 		} else {
-			pk.list[i].score = int(pk.t.hist.butterfly[us][int(m.From())*64+int(m.To())])
+			pk.list[i].score = int(pk.t.hist.butterfly[us][threatClass(threats, m)][int(m.From())*64+int(m.To())])
 		}
 	}
 }

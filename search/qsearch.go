@@ -21,6 +21,9 @@ func (t *thread) qsearch(alpha, beta, ply int) int {
 		return drawScore(t)
 	}
 	inCheck := pos.InCheck()
+	if inCheck {
+		t.stack[ply+stackOff].threats = pos.Threats(pos.Side() ^ 1) // for ordering quiet evasions
+	}
 	if ply >= MaxPly-1 {
 		if inCheck {
 			return 0
