@@ -101,7 +101,7 @@ func (t *thread) updateQuietHist(ply int, m v.Move, bonus int) {
 		to = m.CastlingKingTo()
 	}
 	idx := int(pc)*64 + int(to)
-	gravity(&t.hist.butterfly[pos.Side()][threatClass(t.stack[ply+stackOff].threats, m)][int(m.From())*64+int(m.To())], bonus)
+	gravity(&t.hist.butterfly[pos.Side()][threatClass(t.stack[ply+stackOff].threats.All, m)][int(m.From())*64+int(m.To())], bonus)
 	gravity(&t.hist.cont[t.stack[ply+stackOff-1].contIdx][idx], bonus)
 	gravity(&t.hist.cont[t.stack[ply+stackOff-2].contIdx][idx], bonus)
 }

@@ -115,7 +115,7 @@ func (pk *picker) scoreQuiet() {
 	us := p.Side()
 	s1 := &t.stack[pk.ply+stackOff-1]
 	s2 := &t.stack[pk.ply+stackOff-2]
-	threats := t.stack[pk.ply+stackOff].threats
+	tm := &t.stack[pk.ply+stackOff].threats
 	for i := 0; i < pk.n; i++ {
 		m := pk.list[i].m
 		pc := p.PieceOn(m.From())
@@ -124,8 +124,11 @@ func (pk *picker) scoreQuiet() {
 			to = m.CastlingKingTo()
 		}
 		idx := int(pc)*64 + int(to)
-		s := int(t.hist.butterfly[us][threatClass(threats, m)][int(m.From())*64+int(m.To())])
+		s := int(t.hist.butterfly[us][threatClass(tm.All, m)][int(m.From())*64+int(m.To())])
 		s += int(t.hist.cont[s1.contIdx][idx]) + int(t.hist.cont[s2.contIdx][idx])
+		if !m.IsCastling() {
+			s += threatOrder(tm, pc.Type(), m.From(), to)
+		}
 		pk.list[i].score = s
 	}
 }
@@ -273,7 +276,7 @@ func (pk *picker) next() v.Move {
 func (pk *picker) scoreEvasions() {
 	p := pk.pos
 	us := p.Side()
-	threats := pk.t.stack[pk.ply+stackOff].threats
+	threats := pk.t.stack[pk.ply+stackOff].threats.All
 	for i := 0; i < pk.n; i++ {
 		m := pk.list[i].m
 		if isNoisy(p, m) {
@@ -286,4 +289,30 @@ func (pk *picker) scoreEvasions() {
 			pk.list[i].score = int(pk.t.hist.butterfly[us][threatClass(threats, m)][int(m.From())*64+int(m.To())])
 		}
 	}
+}
+
+// threatOrder is the ordering bonus of a quiet move of a piece of type pt
+// from from to to: a piece attacked by a cheaper enemy piece that steps
+// out of such attacks is tried early, a safe one that steps into them
+// late.
+func threatOrder(tm *v.ThreatMap, pt v.PieceType, from, to v.Square) int {
+	var cheaper v.Bitboard
+	bonus := 0
+	switch pt {
+	case v.Queen:
+		cheaper, bonus = tm.Rooks, 16000
+	case v.Rook:
+		cheaper, bonus = tm.Minors, 12000
+	case v.Knight, v.Bishop:
+		cheaper, bonus = tm.Pawns, 8000
+	default:
+		return 0
+	}
+	switch {
+	case cheaper.Has(from) && !cheaper.Has(to):
+		return bonus
+	case !cheaper.Has(from) && cheaper.Has(to):
+		return -bonus
+	}
+	return 0
 }

@@ -22,7 +22,7 @@ func (t *thread) qsearch(alpha, beta, ply int) int {
 	}
 	inCheck := pos.InCheck()
 	if inCheck {
-		t.stack[ply+stackOff].threats = pos.Threats(pos.Side() ^ 1) // for ordering quiet evasions
+		t.stack[ply+stackOff].threats = pos.ThreatsByValue(pos.Side() ^ 1) // for ordering quiet evasions
 	}
 	if ply >= MaxPly-1 {
 		if inCheck {

@@ -70,7 +70,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		}
 	}
 	n.excluded = n.ss.excluded
-	n.ss.threats = pos.Threats(pos.Side() ^ 1)
+	n.ss.threats = pos.ThreatsByValue(pos.Side() ^ 1)
 	t.stack[ply+stackOff+1].killers = [2]v.Move{}
 	t.stack[ply+stackOff+2].excluded = v.NoMove
 
@@ -331,7 +331,7 @@ func (t *thread) quietHistory(m v.Move, us v.Color, ply int) int {
 		cto = m.CastlingKingTo()
 	}
 	idx := int(t.pos.PieceOn(from))*64 + int(cto)
-	return int(t.hist.butterfly[us][threatClass(t.stack[ply+stackOff].threats, m)][int(from)*64+int(to)]) +
+	return int(t.hist.butterfly[us][threatClass(t.stack[ply+stackOff].threats.All, m)][int(from)*64+int(to)]) +
 		int(t.hist.cont[t.stack[ply+stackOff-1].contIdx][idx]) +
 		int(t.hist.cont[t.stack[ply+stackOff-2].contIdx][idx])
 }

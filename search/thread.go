@@ -16,8 +16,8 @@ const stackOff = 4 // stack entries below ply 0, for ply-1, ply-2 look-backs
 type stackEntry struct {
 	move       v.Move
 	piece      v.Piece
-	contIdx    int        // piece*64+to of the move made at this ply
-	threats    v.Bitboard // squares the side not to move attacks at this ply's node (search nodes, and qsearch nodes in check)
+	contIdx    int         // piece*64+to of the move made at this ply
+	threats    v.ThreatMap // squares the side not to move attacks at this ply's node (search nodes, and qsearch nodes in check)
 	killers    [2]v.Move
 	staticEval int
 	excluded   v.Move

@@ -9,7 +9,7 @@ import (
 // promotions, en passant and Chess960 castling included) and checks after
 // every move that the incrementally kept keys, the per-colour non-pawn
 // keys among them, equal keys computed afresh, and that Threats agrees
-// with Attacked on every square.
+// with Attacked on every square (and ThreatsByValue with AttackersTo).
 func TestIncrementalKeysRandomGames(t *testing.T) {
 	fens := []string{
 		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -46,9 +46,18 @@ func checkThreats(t *testing.T, p *Position) {
 	t.Helper()
 	for _, c := range []Color{White, Black} {
 		th := p.Threats(c)
+		tm := p.ThreatsByValue(c)
 		for s := Square(0); s < 64; s++ {
 			if th.Has(s) != p.Attacked(s, c, p.Occupied()) {
 				t.Fatalf("%s: Threats(%d) says %v for %s, Attacked says %v", p.ShredderFEN(), c, th.Has(s), s, !th.Has(s))
+			}
+			att := p.AttackersTo(s, p.Occupied()) & p.byColor[c]
+			pawns := att & p.byType[Pawn]
+			minors := pawns | att&(p.byType[Knight]|p.byType[Bishop])
+			rooks := minors | att&p.byType[Rook]
+			if tm.Pawns.Has(s) != (pawns != 0) || tm.Minors.Has(s) != (minors != 0) ||
+				tm.Rooks.Has(s) != (rooks != 0) || tm.All.Has(s) != th.Has(s) {
+				t.Fatalf("%s: ThreatsByValue(%d) on %s: %+v", p.ShredderFEN(), c, s, tm)
 			}
 		}
 	}

@@ -171,27 +171,47 @@ func (p *Position) AttackersTo(s Square, occ Bitboard) Bitboard {
 // Threats returns every square that a piece of colour by attacks (its
 // own pieces' squares included), with the board's occupancy.
 func (p *Position) Threats(by Color) Bitboard {
+	return p.ThreatsByValue(by).All
+}
+
+// ThreatMap is what a colour attacks, by the value of the attackers.
+type ThreatMap struct {
+	Pawns  Bitboard // squares its pawns attack
+	Minors Bitboard // squares its pawns, knights or bishops attack
+	Rooks  Bitboard // squares its pawns, minor pieces or rooks attack
+	All    Bitboard // squares any of its pieces attacks
+}
+
+// ThreatsByValue returns the squares colour by attacks, grouped by the
+// value of the attackers (each group includes the cheaper ones).
+func (p *Position) ThreatsByValue(by Color) ThreatMap {
 	occ := p.Occupied()
 	pawns := p.Pieces(by, Pawn)
-	var t Bitboard
+	var t ThreatMap
 	if by == White {
-		t = (pawns&^FileA)<<7 | (pawns&^FileH)<<9
+		t.Pawns = (pawns&^FileA)<<7 | (pawns&^FileH)<<9
 	} else {
-		t = (pawns&^FileA)>>9 | (pawns&^FileH)>>7
+		t.Pawns = (pawns&^FileA)>>9 | (pawns&^FileH)>>7
 	}
+	a := t.Pawns
 	for b := p.Pieces(by, Knight); b != 0; {
-		t |= knightAttacks[b.PopLSB()]
+		a |= knightAttacks[b.PopLSB()]
 	}
-	queens := p.Pieces(by, Queen)
-	for b := p.Pieces(by, Bishop) | queens; b != 0; {
-		t |= BishopAttacks(b.PopLSB(), occ)
+	for b := p.Pieces(by, Bishop); b != 0; {
+		a |= BishopAttacks(b.PopLSB(), occ)
 	}
-	for b := p.Pieces(by, Rook) | queens; b != 0; {
-		t |= RookAttacks(b.PopLSB(), occ)
+	t.Minors = a
+	for b := p.Pieces(by, Rook); b != 0; {
+		a |= RookAttacks(b.PopLSB(), occ)
+	}
+	t.Rooks = a
+	for b := p.Pieces(by, Queen); b != 0; {
+		a |= QueenAttacks(b.PopLSB(), occ)
 	}
 	for b := p.Pieces(by, King); b != 0; {
-		t |= kingAttacks[b.PopLSB()]
+		a |= kingAttacks[b.PopLSB()]
 	}
+	t.All = a
 	return t
 }
 
