@@ -13,6 +13,12 @@ import (
 // Other builds register neither (tune_off.go): these functions are never
 // reached there.
 
+// registerTune adds the tune build's options and the spsa command.
+func registerTune() {
+	optionList = append(optionList, tuneOptions()...)
+	commands["spsa"] = true
+}
+
 // tuneOptions are the spin options of the tunable parameters, with their
 // current values as defaults.
 func tuneOptions() []option {

@@ -6,7 +6,4 @@ package uci
 // options (built with -tags tune).
 const TuneBuild = true
 
-func init() {
-	optionList = append(optionList, tuneOptions()...)
-	commands["spsa"] = true
-}
+func init() { registerTune() }
