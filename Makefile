@@ -17,7 +17,13 @@ VERSION ?= dev-nogit
 endif
 LDFLAGS := -s -w -X github.com/rochade/rochade/uci.Version=$(VERSION)
 
-.PHONY: all build release test test-race test-long bench bench-perft vet vet-cross fmt clean fuzz fuzz-list forfeit-check
+# Build tags. `make tune` builds rochade-tune with TAGS=tune: the search
+# parameters become UCI options, for SPSA (docs/openbench.md). An OpenBench
+# SPSA branch sets `TAGS ?= tune` here, as OpenBench cannot pass it.
+TAGS ?=
+TAGFLAGS := $(if $(TAGS),-tags $(TAGS))
+
+.PHONY: all build tune release test test-race test-long bench bench-perft vet vet-cross fmt clean fuzz fuzz-list forfeit-check
 
 all: build
 
@@ -33,11 +39,17 @@ build:
 ifneq ($(EVALFILE),)
 	$(if $(wildcard $(EVALFILE)),,$(error EVALFILE $(EVALFILE) not found))
 	$(file >$(EXE).overlay.json,{"Replace":{"eval/nets/default.nnue":"$(EVALFILE)"}})
-	$(GO) build -trimpath -overlay $(EXE).overlay.json -ldflags "$(LDFLAGS)" -o $(EXE) ./cmd/engine
+	$(GO) build -trimpath $(TAGFLAGS) -overlay $(EXE).overlay.json -ldflags "$(LDFLAGS)" -o $(EXE) ./cmd/engine
 	rm -f $(EXE).overlay.json
 else
-	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(EXE) ./cmd/engine
+	$(GO) build -trimpath $(TAGFLAGS) -ldflags "$(LDFLAGS)" -o $(EXE) ./cmd/engine
 endif
+
+# The tuning build: every parameter of search.TunableParams is a UCI spin
+# option, and `rochade-tune spsa` prints them as OpenBench SPSA input.
+TUNE_EXE ?= rochade-tune
+tune:
+	$(MAKE) --no-print-directory build EXE=$(TUNE_EXE) TAGS=tune
 
 # Release binaries, version-stamped, with their SHA-256 sums in
 # $(DIST)/SHA256SUMS (check with `sha256sum -c SHA256SUMS`). amd64 builds
@@ -122,5 +134,5 @@ vet-cross:
 	GOOS=darwin GOARCH=arm64 $(GO) vet ./...
 
 clean:
-	rm -f $(EXE) $(EXE).overlay.json
+	rm -f $(EXE) $(EXE).overlay.json $(TUNE_EXE)
 	rm -rf $(DIST)

@@ -9,9 +9,13 @@ import (
 	v "github.com/rochade/rochade/variant960"
 )
 
+// lmrTable is the base late-move reduction by depth and move number,
+// from lmrBase and lmrDiv (rebuilt when SetTunable changes them).
 var lmrTable [64][64]int
 
-func init() {
+func init() { initLMR() }
+
+func initLMR() {
 	for d := 1; d < 64; d++ {
 		for m := 1; m < 64; m++ {
 			lmrTable[d][m] = int(sp.lmrBase + math.Log(float64(d))*math.Log(float64(m))/sp.lmrDiv)

@@ -29,6 +29,8 @@ type option struct {
 	// engine tells whether the option is a search setting, applied to
 	// the searcher only while no search runs.
 	engine bool
+	// tune marks a search parameter of the tune build (tune.go).
+	tune bool
 }
 
 // HashMax is the largest Hash size accepted, in MB, and ThreadsMax the

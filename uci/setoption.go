@@ -42,6 +42,11 @@ func (s *Session) cmdSetOption(args []string) {
 		if note != "" {
 			s.info("%s", note)
 		}
+		if o.tune {
+			s.setTunable(o, n)
+			s.logEvent("option", fmt.Sprintf("%s = %d", o.name, n))
+			return
+		}
 		switch o.name {
 		case "Hash":
 			s.set.hash = s.clampHash(n)

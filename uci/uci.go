@@ -41,10 +41,11 @@ type Session struct {
 	done chan struct{}   // closed when the running search has printed bestmove; nil if none ran
 	ctl  *search.Control // stops the running search (or the last one)
 
-	perftStop      atomic.Bool // ends a running go perft
-	clock          clockWatch  // measures the lag the GUI charges us
-	pendingOptions bool        // search options changed during a search
-	pendingClear   bool        // Clear Hash / ucinewgame during a search
+	perftStop      atomic.Bool    // ends a running go perft
+	clock          clockWatch     // measures the lag the GUI charges us
+	pendingOptions bool           // search options changed during a search
+	pendingClear   bool           // Clear Hash / ucinewgame during a search
+	pendingTune    map[string]int // search parameters set during a search (tune build)
 }
 
 // NewSession makes a session that writes protocol output to out.
@@ -252,6 +253,9 @@ func (s *Session) applyPending() {
 		s.pendingClear = false
 		s.searcher.Clear()
 	}
+	if s.pendingTune != nil {
+		s.applyPendingTune()
+	}
 }
 
 var commands = map[string]bool{
@@ -338,6 +342,8 @@ func (s *Session) Handle(line string) bool {
 		// option, and the engine needs no registration.
 	case "genfens":
 		s.cmdGenfens(args)
+	case "spsa":
+		s.cmdSPSA()
 	case "d":
 		if s.posError != "" {
 			s.info("no position is set (%s)", s.posError)

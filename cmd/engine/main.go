@@ -37,6 +37,8 @@ Usage:
   rochade datagen --out DIR ...        self-play training data (rochade datagen --help)
   rochade datagen convert|stats FILE   training data as text lines, or its statistics
   rochade train --data FILES ...       train an evaluation net (rochade train --help)
+  rochade spsa                         the search parameters as OpenBench SPSA input
+                                       (tune build only: make tune, docs/openbench.md)
   rochade version                      print the version
   rochade help                         this text
   rochade "CMD" ["CMD" ...]            run UCI commands, one an argument, then exit
@@ -95,6 +97,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runDatagen(rest[1:], stdout, stderr)
 	case "train":
 		return runTrain(rest[1:])
+	case "spsa":
+		if !uci.TuneBuild {
+			fmt.Fprintln(stderr, "rochade spsa: this build has no tuning options; build rochade-tune with `make tune` (go build -tags tune)")
+			return 1
+		}
+		fmt.Fprint(stdout, uci.SPSAInput())
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "%s %s\n", uci.Name, uci.Version)
 	case "help":
