@@ -15,7 +15,7 @@ type state struct {
 	key           uint64
 	pawnKey       uint64
 	nonPawnKey    [2]uint64 // by colour: that colour's pieces other than pawns (kings included)
-	castling      uint8 // bit i set: right i (CastleIndex) held
+	castling      uint8     // bit i set: right i (CastleIndex) held
 	ep            Square
 	rule50        int
 	pliesFromNull int
