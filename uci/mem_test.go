@@ -1,6 +1,7 @@
 package uci
 
 import (
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -107,8 +108,8 @@ func TestGuessSaidOnce(t *testing.T) {
 	if said != 1 || !strings.Contains(lines[0], "assuming 2048 MB") {
 		t.Errorf("the guess said %d times: %q", said, lines)
 	}
-	// 1536 MB less 72 MB and one 6 MB thread.
-	if len(lines) < 2 || !strings.HasSuffix(lines[1], "Hash set to 1458") || !strings.Contains(lines[1], "an assumed 2048 MB") {
+	// 1536 MB less 72 MB and one thread.
+	if want := fmt.Sprintf("Hash set to %d", 1536-baseMB-threadMB()); len(lines) < 2 || !strings.HasSuffix(lines[1], want) || !strings.Contains(lines[1], "an assumed 2048 MB") {
 		t.Errorf("Hash 4000: %q", lines)
 	}
 	if s.set.hash != 8 || s.set.threads != 2 {
