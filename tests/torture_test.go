@@ -369,13 +369,14 @@ func TestMemoryBudget(t *testing.T) {
 		!strings.Contains(got[2], "above the maximum") || !strings.Contains(got[3], "memory budget") {
 		t.Fatalf("oversized requests: %q", got)
 	}
-	// Hash: 768 - 72 - 6 = 690 MB; then no room for a second thread.
-	if !strings.HasSuffix(got[1], "Hash set to 690") || !strings.HasSuffix(got[3], "Threads set to 1") {
+	// Hash: 768 - 72 - 7 = 689 MB (a thread is 7 MB since the threat-indexed
+	// history); then no room for a second thread.
+	if !strings.HasSuffix(got[1], "Hash set to 689") || !strings.HasSuffix(got[3], "Threads set to 1") {
 		t.Errorf("Hash, Threads: %q", got[1:])
 	}
 	e.send("setoption name Hash value 16", "setoption name Threads value 999")
 	got = syncScaled(e)
-	if len(got) != 1 || !strings.HasSuffix(got[0], "Threads set to 113") { // (768-16-72)/6
+	if len(got) != 1 || !strings.HasSuffix(got[0], "Threads set to 97") { // (768-16-72)/7
 		t.Errorf("Threads: %q", got)
 	}
 	e.send("quit")
