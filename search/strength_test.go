@@ -98,14 +98,6 @@ func testNodeCap(t *testing.T, pos *v.Position, capEnds bool) {
 				t.Errorf("Elo %d: best %v is not legal", elo, res.Best)
 			}
 		}
-		// Unlimited, the same clock goes past the cap.
-		if elo == 2400 {
-			e := NewEngine(DefaultOptions())
-			res := e.Search(pos, Limits{MoveTime: 2 * time.Second}, Callbacks{})
-			if res.Nodes <= cap {
-				t.Errorf("unlimited search: %d nodes, not above the cap %d (the machine is too slow for this test?)", res.Nodes, cap)
-			}
-		}
 	}
 }
 
