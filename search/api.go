@@ -117,10 +117,18 @@ type Options struct {
 	TBProbeDepth int
 	TBProbeLimit int
 	TB50MoveRule bool // cursed wins and blessed losses count as draws
+
+	// Playing strength (strength.go): when LimitStrength is on, Elo
+	// (EloMin..EloMax) sets a node and a depth cap per move and a random
+	// choice among the near-best moves. Seed seeds that choice; 0 seeds
+	// it from the clock.
+	LimitStrength bool
+	Elo           int
+	Seed          uint64
 }
 
 // DefaultOptions are the UCI defaults.
 func DefaultOptions() Options {
 	return Options{HashMB: 16, Threads: 1, MultiPV: 1, MoveOverhead: 30 * time.Millisecond,
-		TBProbeDepth: 1, TBProbeLimit: 7, TB50MoveRule: true}
+		TBProbeDepth: 1, TBProbeLimit: 7, TB50MoveRule: true, Elo: EloMax}
 }

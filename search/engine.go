@@ -1,6 +1,7 @@
 package search
 
 import (
+	"math/rand/v2"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -53,6 +54,16 @@ type Engine struct {
 	tbDepth    int            // at exactly tbCard pieces, only from this depth
 	tbRoot     map[v.Move]int // the tables' score of each root move kept, if ranked
 	tbRootHits uint64
+
+	// Playing strength (strength.go), set up per search by strengthSetup.
+	multiPV   int        // lines searched: MultiPV, or more for a limited level's choice
+	nodeCheck bool       // the main thread checks the limits at every node (a node limit or cap)
+	limited   bool       // UCI_LimitStrength is on for this search
+	strength  Strength   // the level's limits, when limited
+	capNodes  uint64     // the level's node cap (0: none)
+	snap      []rootMove // the lines of the last completed iteration, when limited
+	rng       *rand.Rand // the choice among near-best moves
+	seed      uint64     // the Seed rng was made with
 }
 
 // NewEngine makes an engine with the given options.
@@ -62,6 +73,7 @@ func NewEngine(opts Options) *Engine {
 	e.tt = NewTT(max(1, opts.HashMB))
 	e.opts = opts
 	e.setOptions(opts)
+	e.rng, e.seed = newRand(opts.Seed), opts.Seed
 	return e
 }
 
@@ -121,6 +133,9 @@ func (e *Engine) setOptions(opts Options) {
 	}
 	for _, t := range e.threads {
 		t.ev.SetNet(opts.Net)
+	}
+	if opts.Seed != e.seed {
+		e.rng, e.seed = newRand(opts.Seed), opts.Seed
 	}
 }
 
@@ -204,6 +219,8 @@ func (e *Engine) SearchWith(ctl *Control, pos *v.Position, limits Limits, cb Cal
 	e.tt.NewSearch()
 	e.stateMu.Unlock()
 	e.setTimeLimits(pos)
+	e.strengthSetup()
+	e.nodeCheck = e.limits.Nodes > 0 || e.capNodes > 0
 
 	// Root moves: legal, restricted by searchmoves.
 	var ml v.MoveList
@@ -256,7 +273,13 @@ func (e *Engine) SearchWith(ctl *Control, pos *v.Position, limits Limits, cb Cal
 			t.stack[i] = stackEntry{}
 		}
 	}
-	for _, t := range e.threads[1:] {
+	// A limited level searches with the main thread alone: its play
+	// does not depend on Threads.
+	helpers := e.threads[1:]
+	if e.limited {
+		helpers = nil
+	}
+	for _, t := range helpers {
 		wg.Add(1)
 		go func(t *thread) {
 			defer wg.Done()
@@ -271,9 +294,14 @@ func (e *Engine) SearchWith(ctl *Control, pos *v.Position, limits Limits, cb Cal
 	wg.Wait()
 
 	best := e.pickBestThread()
+	chose := false
+	if e.limited && e.strength.Margin > 0 {
+		best = main
+		chose = e.strengthChoose(main)
+	}
 	rm := best.final()
 	// The final info line, unless the last one already said it all.
-	if best != main || e.nodes() != e.lastReportNodes || e.lastReportNodes == 0 {
+	if best != main || e.nodes() != e.lastReportNodes || e.lastReportNodes == 0 || chose {
 		e.report(best, best.depth, true)
 	}
 	res := Result{Best: rm.move, Score: e.tbScore(rm.move, rm.score), Depth: best.depth, Nodes: e.nodes()}

@@ -23,7 +23,7 @@ func (e *Engine) pickBestThread() *thread {
 // iterate is the iterative-deepening loop of one thread.
 func (t *thread) iterate() {
 	e := t.e
-	multiPV := min(e.opts.MultiPV, len(t.rootMoves))
+	multiPV := min(e.multiPV, len(t.rootMoves))
 	maxDepth := MaxPly - 1
 	if e.limits.Depth > 0 {
 		maxDepth = min(e.limits.Depth, maxDepth)
@@ -87,6 +87,9 @@ func (t *thread) iterate() {
 		if t.id != 0 {
 			continue
 		}
+		if e.limited {
+			e.snapshot(t)
+		}
 		e.report(t, depth, false)
 
 		// Time and other limits, checked between iterations.
@@ -98,6 +101,9 @@ func (t *thread) iterate() {
 			break
 		}
 		if e.limits.SoftNodes > 0 && e.nodes() >= e.limits.SoftNodes {
+			break
+		}
+		if e.capNodes > 0 && e.nodes() >= e.capNodes {
 			break
 		}
 		if best.move == lastBest {

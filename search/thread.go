@@ -98,8 +98,11 @@ func (t *thread) checkStop() bool {
 			runtime.Gosched()
 		}
 	}
-	if t.id == 0 && (t.nodes&1023 == 0 || t.e.limits.Nodes > 0) {
+	if t.id == 0 && (t.nodes&1023 == 0 || t.e.nodeCheck) {
 		t.e.checkTime(t)
+		if t.stopped {
+			return true
+		}
 	}
 	// Depth 1 always completes, so that even a search stopped at once
 	// answers with a searched move.

@@ -65,6 +65,13 @@ func (e *Engine) checkTime(t *thread) {
 		e.ctl.stop.Store(true)
 		return
 	}
+	// A level's node cap ends the main thread's search only (helpers do
+	// not run): an infinite or ponder search then waits for its stop.
+	// Depth 1 always completes.
+	if e.capNodes > 0 && t.depth > 0 && e.nodes() >= e.capNodes {
+		t.stopped = true
+		return
+	}
 	if e.stillPondering() {
 		return
 	}

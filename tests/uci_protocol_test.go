@@ -24,6 +24,8 @@ var wantOptions = []string{
 	"option name Clear Hash type button",
 	"option name UCI_ShowWDL type check default false",
 	"option name UCI_Chess960 type check default false",
+	"option name UCI_LimitStrength type check default false",
+	"option name UCI_Elo type spin default 3190 min 1320 max 3190",
 	"option name Debug Log File type string default <empty>",
 	"option name EvalFile type string default <internal>",
 	"option name Use NNUE type check default true",

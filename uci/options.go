@@ -49,6 +49,8 @@ var optionList = []option{
 	{name: "Clear Hash", typ: optButton, engine: true},
 	{name: "UCI_ShowWDL", typ: optCheck, def: "false", engine: true},
 	{name: "UCI_Chess960", typ: optCheck, def: "false"},
+	{name: "UCI_LimitStrength", typ: optCheck, def: "false", engine: true},
+	{name: "UCI_Elo", typ: optSpin, def: strconv.Itoa(search.EloMax), min: search.EloMin, max: search.EloMax, engine: true},
 	{name: "Debug Log File", typ: optString, def: ""},
 	{name: "EvalFile", typ: optString, def: evalFileInternal, engine: true},
 	{name: "Use NNUE", typ: optCheck, def: strconv.FormatBool(eval.UseNetByDefault), engine: true},
@@ -100,13 +102,16 @@ type settings struct {
 	tb                    *tablebase.Tablebases // the tables found under syzygyPath; nil if none
 	tbProbeDepth, tbLimit int
 	tb50                  bool
+
+	limitStrength bool // UCI_LimitStrength
+	elo           int  // UCI_Elo
 }
 
 func defaultSettings() settings {
 	net, _ := eval.DefaultNet()
 	return settings{hash: 16, threads: 1, multiPV: 1, overhead: 30,
 		evalFile: evalFileInternal, useNNUE: eval.UseNetByDefault, net: net,
-		tbProbeDepth: 1, tbLimit: 7, tb50: true}
+		tbProbeDepth: 1, tbLimit: 7, tb50: true, elo: search.EloMax}
 }
 
 func (s settings) searchOptions() search.Options {
@@ -121,6 +126,9 @@ func (s settings) searchOptions() search.Options {
 		TBProbeDepth: s.tbProbeDepth,
 		TBProbeLimit: s.tbLimit,
 		TB50MoveRule: s.tb50,
+
+		LimitStrength: s.limitStrength,
+		Elo:           s.elo,
 	}
 }
 

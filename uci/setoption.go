@@ -60,6 +60,8 @@ func (s *Session) cmdSetOption(args []string) {
 			s.set.tbProbeDepth = n
 		case "SyzygyProbeLimit":
 			s.set.tbLimit = n
+		case "UCI_Elo":
+			s.set.elo = n
 		}
 	case optCheck:
 		b, err := parseCheck(o, value)
@@ -81,6 +83,8 @@ func (s *Session) cmdSetOption(args []string) {
 			}
 		case "Syzygy50MoveRule":
 			s.set.tb50 = b
+		case "UCI_LimitStrength":
+			s.set.limitStrength = b
 		}
 	case optButton:
 		if s.searching() {

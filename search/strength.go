@@ -1,0 +1,188 @@
+package search
+
+// Playing below full strength (UCI_LimitStrength, UCI_Elo).
+//
+// An Elo maps to three limits (docs/strength.md):
+//
+//   - a node cap per move: nodes, not time, so that a level plays alike
+//     on fast and slow machines (the GUI's clock still applies on top);
+//   - a depth cap;
+//   - a choice among the near-best root moves: the search runs with
+//     strengthMultiPV lines, and each move whose score is within Margin
+//     centipawns of the best gets a random bonus of 0..Noise centipawns;
+//     the highest score plus bonus is played. Weak levels thus often play
+//     the 2nd or 3rd best move, but never one the search scored more than
+//     Margin below the best, and never one that lets a found mate go.
+//
+// The anchors below are a first guess, to be fitted to match results
+// (scripts/elo-ladder.sh). Between anchors the node cap is interpolated
+// on a log scale, the rest linearly.
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"time"
+)
+
+// The UCI_Elo range, as in Stockfish 15.1.
+const (
+	EloMin = 1320
+	EloMax = 3190
+)
+
+// strengthMultiPV is how many root moves a limited search scores for the
+// choice (when the level has a margin at all).
+const strengthMultiPV = 4
+
+// strengthAnchor is one point of the Elo table. Depth 0 means no cap.
+type strengthAnchor struct {
+	elo    int
+	nodes  uint64
+	depth  int
+	margin int // centipawns below the best a chosen move may score
+	noise  int // largest random bonus, centipawns
+}
+
+var strengthTable = []strengthAnchor{
+	{elo: 1320, nodes: 600, depth: 2, margin: 150, noise: 200},
+	{elo: 1600, nodes: 1500, depth: 3, margin: 120, noise: 150},
+	{elo: 2000, nodes: 5000, depth: 5, margin: 80, noise: 100},
+	{elo: 2400, nodes: 20000, depth: 8, margin: 50, noise: 60},
+	{elo: 2800, nodes: 80000, depth: 14, margin: 20, noise: 25},
+	{elo: 3190, nodes: 400000, depth: 0, margin: 0, noise: 0},
+}
+
+// Strength is what a UCI_Elo level limits.
+type Strength struct {
+	Elo     int    // the level, clamped to EloMin..EloMax
+	Nodes   uint64 // node cap per move
+	Depth   int    // depth cap; 0: none
+	Margin  int    // centipawns below the best a chosen move may score
+	Noise   int    // largest random bonus, centipawns
+	MultiPV int    // root moves scored for the choice
+}
+
+// StrengthFor returns the limits of an Elo level.
+func StrengthFor(elo int) Strength {
+	elo = min(max(elo, EloMin), EloMax)
+	i := 1
+	for i < len(strengthTable)-1 && strengthTable[i].elo < elo {
+		i++
+	}
+	a, b := strengthTable[i-1], strengthTable[i]
+	f := float64(elo-a.elo) / float64(b.elo-a.elo)
+	lin := func(x, y int) int { return int(math.Round(float64(x) + f*float64(y-x))) }
+	s := Strength{Elo: elo, MultiPV: 1}
+	s.Nodes = uint64(math.Round(math.Exp(math.Log(float64(a.nodes)) + f*(math.Log(float64(b.nodes))-math.Log(float64(a.nodes))))))
+	// No cap stays no cap only at the anchor itself; between a capped
+	// anchor and an uncapped one the cap rises to MaxPly-1.
+	da, db := a.depth, b.depth
+	if da == 0 {
+		da = MaxPly - 1
+	}
+	if db == 0 {
+		db = MaxPly - 1
+	}
+	if a.depth != 0 || b.depth != 0 {
+		s.Depth = lin(da, db)
+		if s.Depth >= MaxPly-1 {
+			s.Depth = 0
+		}
+	}
+	s.Margin = lin(a.margin, b.margin)
+	s.Noise = lin(a.noise, b.noise)
+	if s.Margin > 0 {
+		s.MultiPV = strengthMultiPV
+	}
+	return s
+}
+
+// newRand returns the generator of the move choice: seeded by seed, or
+// from the clock when seed is 0.
+func newRand(seed uint64) *rand.Rand {
+	if seed == 0 {
+		seed = uint64(time.Now().UnixNano())
+	}
+	return rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+}
+
+// strengthSetup applies a limited level to a search about to start: the
+// node and depth caps and the lines to score.
+func (e *Engine) strengthSetup() {
+	e.limited = e.opts.LimitStrength
+	e.multiPV = e.opts.MultiPV
+	e.capNodes = 0
+	e.snap = e.snap[:0]
+	if !e.limited {
+		return
+	}
+	st := StrengthFor(e.opts.Elo)
+	e.strength = st
+	e.capNodes = st.Nodes
+	if st.Depth > 0 && (e.limits.Depth == 0 || st.Depth < e.limits.Depth) {
+		e.limits.Depth = st.Depth
+	}
+	e.multiPV = max(e.multiPV, st.MultiPV)
+}
+
+// snapshot records the scored lines of the main thread's completed
+// iteration, for the choice.
+func (e *Engine) snapshot(t *thread) {
+	n := min(e.multiPV, len(t.rootMoves))
+	for len(e.snap) < n {
+		e.snap = append(e.snap, rootMove{})
+	}
+	e.snap = e.snap[:n]
+	for i := 0; i < n; i++ {
+		rm := t.rootMoves[i]
+		s := &e.snap[i]
+		s.move, s.score, s.prevScore, s.selDepth, s.bound = rm.move, rm.score, rm.score, rm.selDepth, rm.bound
+		s.pv = append(s.pv[:0], rm.pv...)
+	}
+}
+
+// pickMove returns the index in lines (best first) of the move a
+// limited level plays.
+func pickMove(lines []rootMove, st Strength, r *rand.Rand) int {
+	if len(lines) == 0 || st.Margin <= 0 {
+		return 0
+	}
+	best := lines[0].score
+	if best == -Infinity || IsMate(best) {
+		return 0
+	}
+	choice, top := 0, -Infinity
+	for i, rm := range lines {
+		if rm.score == -Infinity || IsMate(rm.score) || best-rm.score > st.Margin {
+			continue
+		}
+		v := rm.score + r.IntN(st.Noise+1)
+		if v > top {
+			choice, top = i, v
+		}
+	}
+	return choice
+}
+
+// strengthChoose puts the move the level plays first among the main
+// thread's root moves, with the score and line of its completed iteration.
+// It reports whether that is another move than the iteration's best (the
+// last info line then did not show it).
+func (e *Engine) strengthChoose(t *thread) bool {
+	if len(e.snap) == 0 {
+		return false
+	}
+	k := pickMove(e.snap, e.strength, e.rng)
+	c := e.snap[k]
+	for i := range t.rootMoves {
+		if t.rootMoves[i].move == c.move {
+			rm := &t.rootMoves[i]
+			rm.score, rm.prevScore, rm.selDepth, rm.bound = c.score, c.score, c.selDepth, c.bound
+			rm.pv = slices.Clone(c.pv)
+			t.rootMoves[0], t.rootMoves[i] = t.rootMoves[i], t.rootMoves[0]
+			break
+		}
+	}
+	return k != 0
+}
