@@ -64,6 +64,11 @@ type Engine struct {
 	snap      []rootMove // the lines of the last completed iteration, when limited
 	rng       *rand.Rand // the choice among near-best moves
 	seed      uint64     // the Seed rng was made with
+
+	// Buffers reused from search to search.
+	roots     []rootMove
+	ponderPos v.Position     // the position after the best move, for the ponder move
+	helpers   sync.WaitGroup // the helper threads of the running search
 }
 
 // NewEngine makes an engine with the given options.
@@ -225,7 +230,7 @@ func (e *Engine) SearchWith(ctl *Control, pos *v.Position, limits Limits, cb Cal
 	// Root moves: legal, restricted by searchmoves.
 	var ml v.MoveList
 	pos.GenerateLegal(&ml)
-	var roots []rootMove
+	roots := e.roots[:0]
 	for _, m := range ml.Slice() {
 		if len(limits.SearchMoves) > 0 && !slices.Contains(limits.SearchMoves, m) {
 			continue
@@ -245,6 +250,7 @@ func (e *Engine) SearchWith(ctl *Control, pos *v.Position, limits Limits, cb Cal
 		e.waitForStop()
 		return Result{Best: v.NoMove, Score: score}
 	}
+	e.roots = roots
 	roots = e.tbSetup(pos, roots)
 	// Order root moves once by a shallow look at the TT and captures.
 	if tte, ok := e.tt.Probe(pos.Key()); ok {
@@ -255,13 +261,25 @@ func (e *Engine) SearchWith(ctl *Control, pos *v.Position, limits Limits, cb Cal
 		}
 	}
 
-	var wg sync.WaitGroup
+	wg := &e.helpers
 	for _, t := range e.threads {
-		t.pos = pos.Copy()
+		// The position, root moves and PVs reuse the last search's
+		// storage: the setup of a search allocates nothing once the
+		// buffers have grown (datagen runs millions of short searches).
+		if t.pos == nil {
+			t.pos = pos.Copy()
+		} else {
+			pos.CopyTo(t.pos)
+		}
 		t.ev.Reset(t.pos)
-		t.rootMoves = make([]rootMove, len(roots))
+		rms := t.rootMoves[:cap(t.rootMoves)]
+		if len(rms) < len(roots) {
+			rms = append(rms, make([]rootMove, len(roots)-len(rms))...)
+		}
+		t.rootMoves = rms[:len(roots)]
 		for i := range roots {
-			t.rootMoves[i] = rootMove{move: roots[i].move, score: -Infinity, prevScore: -Infinity, pv: []v.Move{roots[i].move}}
+			pv := append(t.rootMoves[i].pv[:0], roots[i].move)
+			t.rootMoves[i] = rootMove{move: roots[i].move, score: -Infinity, prevScore: -Infinity, pv: pv}
 		}
 		t.nodes = 0
 		t.pubNodes.Store(0)
@@ -309,7 +327,8 @@ func (e *Engine) SearchWith(ctl *Control, pos *v.Position, limits Limits, cb Cal
 		res.Ponder = rm.pv[1]
 	} else {
 		// Ask the table for a reply.
-		p := pos.Copy()
+		p := &e.ponderPos
+		pos.CopyTo(p)
 		p.Make(rm.move)
 		if tte, ok := e.tt.Probe(p.Key()); ok && tte.move != v.NoMove && p.IsPseudoLegal(tte.move) && p.IsLegal(tte.move) {
 			res.Ponder = tte.move

@@ -96,3 +96,31 @@ func TestClearLeavesUnusedPages(t *testing.T) {
 		t.Error("no move after Clear")
 	}
 }
+
+// TestSearchSetupAllocs: a search reuses the last one's position, root
+// moves and PVs, so repeated short searches (datagen plays millions)
+// allocate nothing once the buffers have grown.
+func TestSearchSetupAllocs(t *testing.T) {
+	e := NewEngine(Options{HashMB: 1, Threads: 1, MultiPV: 1})
+	pos, err := v.ParseFEN("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	limits := Limits{SoftNodes: 2000, Nodes: 8000}
+	const runs = 20
+	ctls := make([]*Control, runs+2)
+	for i := range ctls {
+		ctls[i] = NewControl()
+	}
+	e.SearchWith(ctls[runs+1], pos, limits, Callbacks{})
+	i := 0
+	n := testing.AllocsPerRun(runs, func() {
+		if res := e.SearchWith(ctls[i], pos, limits, Callbacks{}); res.Best == v.NoMove {
+			t.Fatal("no move")
+		}
+		i++
+	})
+	if n != 0 {
+		t.Errorf("%v allocations per search, want 0", n)
+	}
+}

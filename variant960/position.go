@@ -581,6 +581,18 @@ func (p *Position) Copy() *Position {
 	return &q
 }
 
+// CopyTo makes q a deep copy of p, as Copy does, reusing q's history
+// storage when it is large enough: a copy made again for every search
+// allocates nothing.
+func (p *Position) CopyTo(q *Position) {
+	states := q.states
+	*q = *p
+	if need := max(cap(p.states), 256); cap(states) < need {
+		states = make([]state, 0, need)
+	}
+	q.states = append(states[:0], p.states...)
+}
+
 // NonPawnMaterial reports whether colour c has a piece other than pawns
 // and king (a zugzwang guard for null-move pruning).
 func (p *Position) NonPawnMaterial(c Color) bool {

@@ -41,3 +41,22 @@ func TestRepetitionInSearch(t *testing.T) {
 		}
 	}
 }
+
+// TestCopyTo: CopyTo gives the same position and history as Copy, over
+// a used position, and the copy is independent of the original.
+func TestCopyTo(t *testing.T) {
+	p, err := ParseFEN("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	play(t, p, "g1f3 g8f6 f3g1 f6g8 g1f3")
+	q, _ := ParseFEN("8/8/8/4k3/8/8/8/4K2R w K - 0 1")
+	p.CopyTo(q)
+	if q.FEN() != p.FEN() || q.Key() != p.Key() || q.RepetitionCount() != p.RepetitionCount() {
+		t.Fatalf("CopyTo: %s (repetitions %d), want %s (%d)", q.FEN(), q.RepetitionCount(), p.FEN(), p.RepetitionCount())
+	}
+	q.Unmake()
+	if q.FEN() == p.FEN() || p.RepetitionCount() != 1 {
+		t.Fatal("the copy shares state with the original")
+	}
+}
