@@ -45,8 +45,11 @@ func zeroWindowSearch(e *Engine, pos *v.Position, beta, depth, ply int) int {
 // TestLoneMinorZugzwangNotPruned: after 1.Ra6 in kbK5/pp6/1P6/8/8/8/8/R7 w
 // Black, with only a bishop, is in zugzwang: every move is mated at once.
 // A zero-window search of that node at ply 1, with beta far below its
-// static eval (the root's alpha was +1610 with the default net), must
-// see the mate at every depth. Up to build 8c635fd, reverse futility
+// static eval (the root's alpha was +1610 with net h2), must fail low at
+// every depth, and at beta -1610 see the mate. (At beta -300 a fail-soft
+// bound above the mate is a right answer too: with net h4, White's null
+// move after each Black move already beats White's beta there, so the
+// bound is -307.) Up to build 8c635fd, reverse futility
 // pruning cut it at depth 2 to 8 and null-move pruning from depth 3 on
 // (Black passes, and White has no mate after a pass), so the root never
 // saw 1.Ra6 work before depth 30.
@@ -57,8 +60,12 @@ func TestLoneMinorZugzwangNotPruned(t *testing.T) {
 		for depth := 2; depth <= 14; depth++ {
 			for _, beta := range []int{-1610, -300} {
 				e := NewEngine(ec.opts())
-				// A fail-low bound; it must still say that Black is mated.
-				if s := zeroWindowSearch(e, pos, beta, depth, ply); s > -MateInMaxPly {
+				s := zeroWindowSearch(e, pos, beta, depth, ply)
+				if s >= beta {
+					t.Errorf("depth %d, beta %d: score %d fails high, want a fail low", depth, beta, s)
+				}
+				// At -1610 the fail-low bound must still say that Black is mated.
+				if beta == -1610 && s > -MateInMaxPly {
 					t.Errorf("depth %d, beta %d: score %d, want Black mated", depth, beta, s)
 				}
 			}
