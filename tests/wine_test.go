@@ -200,7 +200,7 @@ func TestWineSearch(t *testing.T) {
 	best, _, _ = e.search("go movetime 500", wineTimeout)
 	took = time.Since(start)
 	legalIn(t, pos, best)
-	if took < 450*time.Millisecond || took > 1500*time.Millisecond {
+	if took < 300*time.Millisecond || took > 1500*time.Millisecond {
 		t.Errorf("go movetime 500 took %v", took)
 	}
 	t.Logf("go movetime 500: %v", took.Round(time.Millisecond))
