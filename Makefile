@@ -85,9 +85,13 @@ test-race:
 	$(TESTCHECK) $(GO) test -race -json ./...
 
 # Long runs: perft depth 5 of all 960 start positions, thousands of
-# oracle games, longer self-play.
+# oracle games, longer self-play; then the windows/amd64 build under Wine
+# (tests/wine_test.go, build tag wine; they skip without Wine and
+# MinGW-w64; scripts/wine/setup.sh installs them and prepares the prefix,
+# docs/reliability.md "Windows under Wine").
 test-long:
 	$(GO) test -timeout 60m ./tests/ -long
+	$(GO) test -timeout 30m -tags wine ./tests/ -run Wine
 
 # Search signature: `<nodes> nodes <nps> nps` on the last line.
 bench: build

@@ -2,7 +2,6 @@ package search
 
 import (
 	"math/bits"
-	"runtime/debug"
 	"sync/atomic"
 	"unsafe"
 
@@ -63,6 +62,7 @@ func unpack(d uint64) ttData {
 // the table to themselves (the Engine sees to that).
 type TT struct {
 	buckets []ttBucket
+	mem     ttMemory // where buckets lives (ttmem_*.go)
 	gen     uint8
 	// used is set when a search starts: before that the table is still
 	// all zeros as allocated, and Clear has nothing to do (clearing it
@@ -83,13 +83,13 @@ func (t *TT) Resize(mb int) {
 }
 
 // realloc replaces the table with n fresh buckets. The old table is
-// released to the operating system before the new one is allocated.
+// released to the operating system before the new one is allocated
+// (freeBuckets and allocBuckets are in ttmem_*.go).
 func (t *TT) realloc(n uint64) {
 	if t.buckets != nil {
-		t.buckets = nil
-		debug.FreeOSMemory() // collects the old table and returns its pages
+		t.freeBuckets()
 	}
-	t.buckets = make([]ttBucket, n)
+	t.allocBuckets(n)
 	t.used = false
 }
 

@@ -228,3 +228,19 @@ func FitDatagenHash(hashMB, threads int) (int, string) {
 	threads = max(threads, 1)
 	return max(1, min(hashMB, (b.mb-baseMB)/threads-threadMB())), b.String()
 }
+
+// windowsAvailable is the memory a Windows process could have beyond its
+// working set: the available physical memory, held to the available
+// commit (GlobalMemoryStatusEx's availPageFile) plus what the process has
+// committed (its private bytes, PagefileUsage) beyond its working set.
+// Committed memory counts against the commit limit from the start, but
+// enters the working set only when touched: the transposition table is
+// committed whole (search/ttmem_windows.go) and mostly untouched, and
+// without that term a Threads or Hash request after a large Hash would
+// count the table twice, once as Hash and once as commit not available.
+func windowsAvailable(availPhys, availPageFile, workingSet, private uint64) uint64 {
+	if private > workingSet {
+		availPageFile += private - workingSet
+	}
+	return min(availPhys, availPageFile)
+}

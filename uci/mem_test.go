@@ -116,3 +116,23 @@ func TestGuessSaidOnce(t *testing.T) {
 		t.Errorf("Hash %d, Threads %d", s.set.hash, s.set.threads)
 	}
 }
+
+// TestWindowsAvailable: commit that is not yet in the working set (a
+// fresh table) is not counted as unavailable a second time.
+func TestWindowsAvailable(t *testing.T) {
+	const gb = 1 << 30
+	for _, c := range []struct {
+		phys, pageFile, ws, private, want uint64
+	}{
+		{20 * gb, 30 * gb, 1 * gb, 1 * gb, 20 * gb}, // nothing committed beyond the working set
+		{20 * gb, 8 * gb, 1 * gb, 1 * gb, 8 * gb},   // the commit limit is the bound
+		{20 * gb, 8 * gb, 1 * gb, 17 * gb, 20 * gb}, // a 16 GB table committed, not touched
+		{20 * gb, 3 * gb, 1 * gb, 17 * gb, 19 * gb}, // the same with less commit left
+		{20 * gb, 8 * gb, 2 * gb, 1 * gb, 8 * gb},   // shared pages in the working set
+	} {
+		if got := windowsAvailable(c.phys, c.pageFile, c.ws, c.private); got != c.want {
+			t.Errorf("windowsAvailable(%d, %d, %d, %d GB) = %d GB, want %d GB",
+				c.phys/gb, c.pageFile/gb, c.ws/gb, c.private/gb, got/gb, c.want/gb)
+		}
+	}
+}

@@ -47,17 +47,19 @@ type processMemoryCounters struct {
 // the process may run in for its memory limit.
 func systemMemory() sysMemory {
 	m := unknownMemory()
-	if procGlobalMemoryStatusEx.Find() == nil {
-		st := memoryStatusEx{length: uint32(unsafe.Sizeof(memoryStatusEx{}))}
-		if r, _, _ := procGlobalMemoryStatusEx.Call(uintptr(unsafe.Pointer(&st))); r != 0 {
-			m.total = clampInt64(st.totalPhys)
-			m.available = clampInt64(min(st.availPhys, st.availPageFile))
-		}
-	}
+	var workingSet, private uint64
 	if procGetProcessMemoryInfo.Find() == nil {
 		pc := processMemoryCounters{cb: uint32(unsafe.Sizeof(processMemoryCounters{}))}
 		if r, _, _ := procGetProcessMemoryInfo.Call(uintptr(windows.CurrentProcess()), uintptr(unsafe.Pointer(&pc)), uintptr(pc.cb)); r != 0 {
 			m.own = int64(pc.workingSetSize)
+			workingSet, private = uint64(pc.workingSetSize), uint64(pc.pagefileUsage)
+		}
+	}
+	if procGlobalMemoryStatusEx.Find() == nil {
+		st := memoryStatusEx{length: uint32(unsafe.Sizeof(memoryStatusEx{}))}
+		if r, _, _ := procGlobalMemoryStatusEx.Call(uintptr(unsafe.Pointer(&st))); r != 0 {
+			m.total = clampInt64(st.totalPhys)
+			m.available = clampInt64(windowsAvailable(st.availPhys, st.availPageFile, workingSet, private))
 		}
 	}
 	if m.own < 0 {

@@ -1,0 +1,21 @@
+//go:build !windows
+
+package search
+
+import "runtime/debug"
+
+// ttMemory: the table is an ordinary Go slice.
+type ttMemory struct{}
+
+// allocBuckets makes n zeroed buckets. A large slice gets pages from the
+// operating system that stay untouched, and so not resident, until used;
+// on Linux also pages the runtime returned to it before (they come back
+// zero, and the runtime knows it).
+func (t *TT) allocBuckets(n uint64) { t.buckets = make([]ttBucket, n) }
+
+// freeBuckets drops the table and returns its pages to the operating
+// system.
+func (t *TT) freeBuckets() {
+	t.buckets = nil
+	debug.FreeOSMemory() // collects the old table and returns its pages
+}
