@@ -1,6 +1,8 @@
 package datagen
 
 import (
+	"compress/bzip2"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -15,7 +17,7 @@ import (
 // ImportOptions configure ImportPGN.
 type ImportOptions struct {
 	Out        string   // output directory (chunks and manifest); must hold no manifest yet
-	Files      []string // PGN files, read in order
+	Files      []string // PGN files, read in order (.gz and .bz2 ones decompressed)
 	ChunkGames int      // games read per chunk (skipped ones included); 0: 250
 	Engine     string   // engine identity for the manifest; "": "pgn"
 }
@@ -178,7 +180,17 @@ func ImportPGN(opt ImportOptions) (*ImportStats, error) {
 		if err != nil {
 			return st, err
 		}
-		pr := NewPGNReader(f)
+		var r io.Reader = f
+		switch {
+		case strings.HasSuffix(path, ".bz2"):
+			r = bzip2.NewReader(f)
+		case strings.HasSuffix(path, ".gz"):
+			if r, err = gzip.NewReader(f); err != nil {
+				f.Close()
+				return st, fmt.Errorf("%s: %w", path, err)
+			}
+		}
+		pr := NewPGNReader(r)
 		for {
 			g, err := pr.Next()
 			if err == io.EOF {
