@@ -16,7 +16,7 @@ import (
 	"github.com/rochade/rochade/variant960"
 )
 
-// The testdata PGNs were written by fastchess 1.x on 2026-11-24: Rochade
+// The testdata PGNs were written by fastchess alpha 1.8.2 (74deac23) on 2026-11-24: Rochade
 // d220579 against itself at nodes=2000, with `-pgnout file=...
 // seldepth=true nodes=true match_line='^info string pgncomment .*'`.
 //
