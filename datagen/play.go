@@ -136,7 +136,7 @@ func (p *player) play(seed, index uint64, stop func() bool) (*gameOut, error) {
 		if stop != nil && stop() {
 			return nil, nil
 		}
-		if r, t, over := p.gameOver(pos); over {
+		if r, t, over := gameOver(pos); over {
 			result, term = r, t
 			break
 		}
@@ -198,8 +198,9 @@ func (p *player) play(seed, index uint64, stop func() bool) (*gameOut, error) {
 	}, nil
 }
 
-// gameOver reports whether the game has ended by the rules.
-func (p *player) gameOver(pos *variant960.Position) (result int, term Termination, over bool) {
+// gameOver reports whether the game has ended by the rules (the PGN
+// importer classifies a game's final position with it too).
+func gameOver(pos *variant960.Position) (result int, term Termination, over bool) {
 	if !pos.HasLegalMove() {
 		if !pos.InCheck() {
 			return ResultDraw, TermStalemate, true

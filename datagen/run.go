@@ -123,14 +123,7 @@ func Run(ctx context.Context, opt Options) error {
 	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
 		return err
 	}
-	// Stale temporary files of our own from an interrupted run (chunks
-	// and the manifest, written through atomicfile); other files in the
-	// directory are the user's.
-	tmps, _ := filepath.Glob(filepath.Join(opt.Out, "chunk-*"+atomicfile.TempSuffix))
-	tmps = append(tmps, filepath.Join(opt.Out, ManifestName+atomicfile.TempSuffix))
-	for _, t := range tmps {
-		os.Remove(t)
-	}
+	removeTemps(opt.Out)
 
 	// Resume: where the manifest ends, and the start positions so far.
 	entries, err := ReadManifest(opt.Out)
@@ -205,11 +198,11 @@ func Run(ctx context.Context, opt Options) error {
 	}()
 
 	// The collector: games in index order into chunks.
-	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedBestCompression), zstd.WithEncoderConcurrency(1))
+	co, err := newChunkOut(opt.Out, len(entries))
 	if err != nil {
 		return err
 	}
-	defer enc.Close()
+	defer co.close()
 	var cw chunkWriter
 	cw.reset()
 	chunkFirst := next
@@ -220,25 +213,18 @@ func Run(ctx context.Context, opt Options) error {
 	defer tick.Stop()
 
 	flush := func(end uint64) error {
-		e := ManifestEntry{
-			Chunk: fmt.Sprintf("chunk-%06d.rdg.zst", len(entries)), Engine: opt.Engine, Eval: EvalID(opt.Play.Net),
+		e, err := co.write(&cw, ManifestEntry{
+			Engine: opt.Engine, Eval: EvalID(opt.Play.Net),
 			Nodes: opt.Play.Nodes, HardNodes: opt.Play.HardNodes, Seed: opt.Seed,
-			FirstGame: chunkFirst, EndGame: end, Games: cw.games, Positions: cw.positions,
-		}
-		data := enc.EncodeAll(cw.finish(), nil)
-		sum := sha256.Sum256(data)
-		e.SHA256 = hex.EncodeToString(sum[:])
-		if err := atomicfile.Write(filepath.Join(opt.Out, e.Chunk), data, 0o644); err != nil {
-			return err
-		}
-		if err := appendManifest(opt.Out, e); err != nil {
+			FirstGame: chunkFirst, EndGame: end,
+		})
+		if err != nil {
 			return err
 		}
 		entries = append(entries, e)
 		doneGames += e.Games
 		donePositions += e.Positions
 		chunkFirst = end
-		cw.reset()
 		return nil
 	}
 	progress := func(final bool) {
@@ -344,6 +330,58 @@ func startKeys(path, sha string, seen map[uint64]struct{}) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
+}
+
+// removeTemps removes stale temporary files of our own from an
+// interrupted run (chunks and the manifest, written through atomicfile);
+// other files in the directory are the user's.
+func removeTemps(dir string) {
+	tmps, _ := filepath.Glob(filepath.Join(dir, "chunk-*"+atomicfile.TempSuffix))
+	tmps = append(tmps, filepath.Join(dir, ManifestName+atomicfile.TempSuffix))
+	for _, t := range tmps {
+		os.Remove(t)
+	}
+}
+
+// chunkOut writes chunk files into a directory and lists each in the
+// manifest once it is safely on disk. Both datagen runs and the PGN
+// importer write through it.
+type chunkOut struct {
+	dir  string
+	enc  *zstd.Encoder
+	next int // the number of the next chunk file
+}
+
+// newChunkOut writes chunks into dir, numbered from next (the number of
+// chunks the manifest already lists).
+func newChunkOut(dir string, next int) (*chunkOut, error) {
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedBestCompression), zstd.WithEncoderConcurrency(1))
+	if err != nil {
+		return nil, err
+	}
+	return &chunkOut{dir: dir, enc: enc, next: next}, nil
+}
+
+func (o *chunkOut) close() { o.enc.Close() }
+
+// write compresses the chunk of cw, writes it atomically and appends its
+// manifest line: e with the chunk's name, counts and checksum filled in.
+// cw is reset for the next chunk.
+func (o *chunkOut) write(cw *chunkWriter, e ManifestEntry) (ManifestEntry, error) {
+	e.Chunk = fmt.Sprintf("chunk-%06d.rdg.zst", o.next)
+	e.Games, e.Positions = cw.games, cw.positions
+	data := o.enc.EncodeAll(cw.finish(), nil)
+	sum := sha256.Sum256(data)
+	e.SHA256 = hex.EncodeToString(sum[:])
+	if err := atomicfile.Write(filepath.Join(o.dir, e.Chunk), data, 0o644); err != nil {
+		return e, err
+	}
+	if err := appendManifest(o.dir, e); err != nil {
+		return e, err
+	}
+	o.next++
+	cw.reset()
+	return e, nil
 }
 
 func appendManifest(dir string, e ManifestEntry) error {

@@ -101,7 +101,6 @@ func TestPlayDeterministic(t *testing.T) {
 }
 
 func TestGameOver(t *testing.T) {
-	p := newPlayer(fast)
 	for _, c := range []struct {
 		fen    string
 		result int
@@ -115,7 +114,7 @@ func TestGameOver(t *testing.T) {
 		{"7k/8/8/8/8/8/8/5NK1 w - - 0 1", ResultDraw, TermInsufficient},
 	} {
 		pos := variant960.MustParseFEN(c.fen)
-		r, term, over := p.gameOver(pos)
+		r, term, over := gameOver(pos)
 		if c.result < 0 {
 			if over {
 				t.Errorf("%s: over (%d, %v)", c.fen, r, term)
@@ -134,13 +133,13 @@ func TestGameOver(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, _, over := p.gameOver(pos); over {
+			if _, _, over := gameOver(pos); over {
 				t.Fatalf("over before %s", s)
 			}
 			pos.Make(m)
 		}
 	}
-	if r, term, over := p.gameOver(pos); !over || r != ResultDraw || term != TermRepetition {
+	if r, term, over := gameOver(pos); !over || r != ResultDraw || term != TermRepetition {
 		t.Errorf("threefold: %v %d %v", over, r, term)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
+	"strings"
 	"syscall"
 	"time"
 
@@ -20,6 +21,9 @@ const datagenUsage = `Usage:
   rochade datagen --out DIR (--games G | --positions P) [options]
       self-play training data: zstd chunks and DIR/manifest.tsv; a rerun
       with the same DIR and --seed resumes after the last chunk
+  rochade datagen --import-pgn FILE[,FILE...] --out DIR [--chunk C] [--engine NAME]
+      convert PGN games written by fastchess (OpenBench DATAGEN) into
+      chunks and DIR/manifest.tsv (DIR must not hold chunks yet)
   rochade datagen convert [--filter] FILE...
       print the positions of chunk files as "<FEN> | <cp, White's view> | <1.0|0.5|0.0>"
   rochade datagen stats FILE...
@@ -60,6 +64,8 @@ func runDatagen(args []string, stdout, stderr io.Writer) int {
 	hash := fs.Int("hash", 16, "hash table per thread, MB")
 	every := fs.Duration("progress", 10*time.Second, "progress report interval")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
+	importPGN := fs.String("import-pgn", "", "import these PGN files (comma-separated) instead of playing games")
+	engine := fs.String("engine", "pgn", "with --import-pgn: the engine column of the manifest")
 	var nf netFlags
 	nf.register(fs)
 	fs.Usage = func() {
@@ -75,6 +81,9 @@ func runDatagen(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "rochade datagen: unexpected argument %q\n", fs.Arg(0))
 		return 2
+	}
+	if *importPGN != "" {
+		return runImportPGN(*importPGN, *out, *chunk, *engine, stderr)
 	}
 	if *out == "" || (*games == 0 && *positions == 0) {
 		fmt.Fprintln(stderr, "rochade datagen: need --out and --games or --positions")
@@ -143,6 +152,29 @@ func runConvert(args []string, stdout, stderr io.Writer) int {
 	}
 	if err := datagen.Convert(stdout, fs.Args(), *filter); err != nil {
 		fmt.Fprintf(stderr, "rochade datagen convert: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// runImportPGN is `rochade datagen --import-pgn`.
+func runImportPGN(files, out string, chunk int, engine string, stderr io.Writer) int {
+	var paths []string
+	for _, f := range strings.Split(files, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			paths = append(paths, f)
+		}
+	}
+	if out == "" || len(paths) == 0 || chunk < 1 {
+		fmt.Fprintln(stderr, "rochade datagen --import-pgn: need PGN files, --out and a positive --chunk")
+		return 2
+	}
+	st, err := datagen.ImportPGN(datagen.ImportOptions{Out: out, Files: paths, ChunkGames: chunk, Engine: engine})
+	if st != nil {
+		st.Write(stderr)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "rochade datagen --import-pgn: %v\n", err)
 		return 1
 	}
 	return 0

@@ -43,6 +43,8 @@ func TestDatagenCLI(t *testing.T) {
 		{"datagen", "--out", dir, "--games", "1", "extra"},
 		{"datagen", "convert"},
 		{"datagen", "stats"},
+		{"datagen", "--import-pgn", "a.pgn"},
+		{"datagen", "--import-pgn", ",", "--out", dir},
 	} {
 		errb.Reset()
 		if rc := run(args, nil, &out, &errb); rc != 2 {
