@@ -25,10 +25,11 @@ import (
 	"time"
 )
 
-// The UCI_Elo range, as in Stockfish 15.1.
+// The UCI_Elo range: from Stockfish 15.1's lowest level up to about the
+// engine's full strength on Stockfish's scale at 10+0.1 (docs/strength.md).
 const (
 	EloMin = 1320
-	EloMax = 3190
+	EloMax = 2700
 )
 
 // strengthMultiPV is how many root moves a limited search scores for the
@@ -45,12 +46,11 @@ type strengthAnchor struct {
 }
 
 var strengthTable = []strengthAnchor{
-	{elo: 1320, nodes: 600, depth: 2, margin: 150, noise: 200},
-	{elo: 1600, nodes: 1500, depth: 3, margin: 120, noise: 150},
-	{elo: 2000, nodes: 5000, depth: 5, margin: 80, noise: 100},
-	{elo: 2400, nodes: 20000, depth: 8, margin: 50, noise: 60},
-	{elo: 2800, nodes: 80000, depth: 14, margin: 20, noise: 25},
-	{elo: 3190, nodes: 400000, depth: 0, margin: 0, noise: 0},
+	{elo: 1320, nodes: 1000, depth: 3, margin: 100, noise: 120},
+	{elo: 1700, nodes: 4000, depth: 5, margin: 50, noise: 60},
+	{elo: 2100, nodes: 20000, depth: 8, margin: 20, noise: 25},
+	{elo: 2500, nodes: 150000, depth: 12, margin: 6, noise: 8},
+	{elo: 2700, nodes: 1000000, depth: 0, margin: 0, noise: 0},
 }
 
 // Strength is what a UCI_Elo level limits.

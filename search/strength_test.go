@@ -101,7 +101,7 @@ func testNodeCap(t *testing.T, pos *v.Position, capEnds bool) {
 	}
 }
 
-// The clock still applies on top of the cap: at EloMax (400,000 nodes) a
+// The clock still applies on top of the cap: at EloMax (1,000,000 nodes) a
 // 30 ms move ends on time.
 func TestStrengthClock(t *testing.T) {
 	e := NewEngine(limitedOpts(EloMax, 1))
