@@ -44,30 +44,13 @@ func TestClockWatch(t *testing.T) {
 	}
 }
 
-// overheadSearcher answers every search at once with the first legal move
-// and records the Move Overhead each search was given.
-type overheadSearcher struct {
-	opts      search.Options
-	overheads []time.Duration
-}
-
-func (o *overheadSearcher) SetOptions(opts search.Options) { o.opts = opts }
-func (o *overheadSearcher) Clear()                         {}
-func (o *overheadSearcher) HashFull() int                  { return 0 }
-func (o *overheadSearcher) SearchWith(ctl *search.Control, pos *v.Position, lim search.Limits, cb search.Callbacks) search.Result {
-	o.overheads = append(o.overheads, o.opts.MoveOverhead)
-	var ml v.MoveList
-	pos.GenerateLegal(&ml)
-	return search.Result{Best: ml.Moves[0], Depth: 1}
-}
-
 // TestLagActsAtOnce: the GUI charges 2.7 s more than the engine's moves
 // take. The raised Move Overhead (twice the lag, at most 5 s) applies to
 // the move whose clock shows the lag, not one move later, and only to
 // timed searches: it used to stay set, and `go movetime 2000` then
 // answered in 1 ms.
 func TestLagActsAtOnce(t *testing.T) {
-	rec := &overheadSearcher{}
+	rec := &optsSearcher{}
 	s := NewSession(&syncBuffer{}, Config{NewSearcher: func(o search.Options) Searcher {
 		rec.opts = o
 		return rec
@@ -85,7 +68,7 @@ func TestLagActsAtOnce(t *testing.T) {
 		if i > 0 {
 			want = 5 * time.Second // 2 × 2.7 s, at most 5 s
 		}
-		if got := rec.overheads[len(rec.overheads)-1]; got != want {
+		if got := rec.seen[len(rec.seen)-1].MoveOverhead; got != want {
 			t.Errorf("timed move %d, lag %v: Move Overhead %v, want %v", i+1, lag, got, want)
 		}
 		// Our move took microseconds; the GUI charged the lag besides.
@@ -96,7 +79,7 @@ func TestLagActsAtOnce(t *testing.T) {
 		s.Handle(goCmd)
 		s.stop()
 		s.wait(0)
-		if got := rec.overheads[len(rec.overheads)-1]; got != 30*ms {
+		if got := rec.seen[len(rec.seen)-1].MoveOverhead; got != 30*ms {
 			t.Errorf("%s after lagged moves: Move Overhead %v, want the option's 30ms", goCmd, got)
 		}
 	}

@@ -8,7 +8,8 @@ import (
 	v "github.com/rochade/rochade/variant960"
 )
 
-// optsSearcher records the options each search runs with.
+// optsSearcher answers every search at once with the first legal move
+// and records the options each search ran with.
 type optsSearcher struct {
 	opts search.Options
 	seen []search.Options
