@@ -14,9 +14,9 @@ package search
 //     the 2nd or 3rd best move, but never one the search scored more than
 //     Margin below the best, and never one that lets a found mate go.
 //
-// The anchors below are a first guess, to be fitted to match results
-// (scripts/elo-ladder.sh). Between anchors the node cap is interpolated
-// on a log scale, the rest linearly.
+// The anchors below are fitted to match results against Stockfish 15.1
+// at the same UCI_Elo (scripts/elo-ladder.sh, docs/strength.md). Between
+// anchors the node cap is interpolated on a log scale, the rest linearly.
 
 import (
 	"math"
@@ -47,9 +47,8 @@ type strengthAnchor struct {
 
 var strengthTable = []strengthAnchor{
 	{elo: 1320, nodes: 1000, depth: 3, margin: 100, noise: 120},
-	{elo: 1700, nodes: 4000, depth: 5, margin: 50, noise: 60},
-	{elo: 2100, nodes: 20000, depth: 8, margin: 20, noise: 25},
-	{elo: 2500, nodes: 150000, depth: 12, margin: 6, noise: 8},
+	{elo: 1700, nodes: 6000, depth: 6, margin: 40, noise: 50},
+	{elo: 2100, nodes: 100000, depth: 12, margin: 10, noise: 12},
 	{elo: 2700, nodes: 1000000, depth: 0, margin: 0, noise: 0},
 }
 
