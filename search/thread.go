@@ -143,6 +143,9 @@ func (t *thread) makeMove(m v.Move, ply int) {
 	ss.move = m
 	ss.piece = pc
 	ss.contIdx = int(pc)*64 + int(to)
+	// The child probes the table first: start loading its bucket now,
+	// while the evaluator and the position make the move.
+	t.e.tt.Prefetch(t.pos.KeyAfter(m))
 	t.ev.Push(t.pos, m)
 	t.pos.Make(m)
 	t.nodes++

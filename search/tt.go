@@ -124,6 +124,12 @@ func (t *TT) bucket(key uint64) *ttBucket {
 	return &t.buckets[hi]
 }
 
+// Prefetch starts loading the bucket of key into the cache, so that a
+// Probe soon after finds it there.
+func (t *TT) Prefetch(key uint64) {
+	prefetch(unsafe.Pointer(t.bucket(key)))
+}
+
 // Probe looks up a key. An entry with BoundNone carries only a static
 // evaluation.
 func (t *TT) Probe(key uint64) (ttData, bool) {

@@ -31,7 +31,13 @@ func TestIncrementalKeysRandomGames(t *testing.T) {
 					break
 				}
 				m := ml.Slice()[rng.Intn(len(ml.Slice()))]
+				hint, castling := p.KeyAfter(m), p.st().castling
 				p.Make(m)
+				// KeyAfter is exact unless castling rights change or an
+				// en-passant square is set or taken.
+				if exact := m.Kind() != KindCastling && m.Kind() != KindEnPassant && p.st().castling == castling && p.st().ep == NoSquare; exact && hint != p.Key() {
+					t.Fatalf("%s, game %d ply %d: KeyAfter(%s) = %x, Make gives %x", fen, game, ply, m, hint, p.Key())
+				}
 				if err := p.Validate(); err != nil {
 					t.Fatalf("%s, game %d ply %d after %s: %v", fen, game, ply, m, err)
 				}

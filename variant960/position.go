@@ -318,6 +318,32 @@ func (p *Position) epAllowed(ep Square) bool {
 	return false
 }
 
+// KeyAfter returns the key the position will have after move m, for
+// prefetching the table entry of the child before the move is made. It
+// is exact for ordinary moves, captures and promotions that change no
+// castling right and leave no en-passant square; otherwise it may differ
+// from the key Make computes (castling rights, en passant, the castling
+// move itself are left out), and a caller must use it only as a hint.
+func (p *Position) KeyAfter(m Move) uint64 {
+	st := p.st()
+	k := st.key ^ zSide
+	if st.ep != NoSquare {
+		k ^= zEP[st.ep.File()]
+	}
+	from, to := m.From(), m.To()
+	pc := p.board[from]
+	if m.Kind() == KindCastling {
+		return k ^ zPiece[pc][from] ^ zPiece[pc][m.CastlingKingTo()]
+	}
+	if cap := p.board[to]; cap != NoPiece {
+		k ^= zPiece[cap][to]
+	}
+	if promo := m.Promotion(); promo != NoPieceType {
+		return k ^ zPiece[pc][from] ^ zPiece[MakePiece(p.side, promo)][to]
+	}
+	return k ^ zPiece[pc][from] ^ zPiece[pc][to]
+}
+
 // Make plays a legal (or IsLegal-checked pseudo-legal) move.
 func (p *Position) Make(m Move) {
 	p.states = append(p.states, state{})
