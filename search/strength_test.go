@@ -91,7 +91,9 @@ func testNodeCap(t *testing.T, pos *v.Position, capEnds bool) {
 			if capEnds && res.Nodes < cap/2 {
 				t.Errorf("Elo %d, %+v: %d nodes, cap %d: the cap did not end the search", elo, l, res.Nodes, cap)
 			}
-			if took > 5*time.Second {
+			// Both clocks allow 15 s or more; under -race the 2400 cap alone
+			// takes about 6.5 s on the 2-core build machine.
+			if took > 10*time.Second {
 				t.Errorf("Elo %d: took %v: the clock, not the cap, ended the search", elo, took)
 			}
 			if res.Best == v.NoMove || !pos.IsPseudoLegal(res.Best) || !pos.IsLegal(res.Best) {
