@@ -322,8 +322,9 @@ func (p *Position) epAllowed(ep Square) bool {
 // prefetching the table entry of the child before the move is made. It
 // is exact for ordinary moves, captures and promotions that change no
 // castling right and leave no en-passant square; otherwise it may differ
-// from the key Make computes (castling rights, en passant, the castling
-// move itself are left out), and a caller must use it only as a hint.
+// from the key Make computes (it leaves out changes of castling rights, a
+// new en-passant square, the pawn taken en passant and, when castling,
+// the rook), and a caller must use it only as a hint.
 func (p *Position) KeyAfter(m Move) uint64 {
 	st := p.st()
 	k := st.key ^ zSide
