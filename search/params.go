@@ -74,23 +74,23 @@ type params struct {
 var sp = params{
 	ttCutRule50:  90,
 	ttEvalDepth:  -6,
-	aspiration:   20,
+	aspiration:   17,
 	aspirationAt: 4,
 
 	mateStableIters: 2,
 	mateExtraDepth:  4,
 
 	rfpMaxDepth: 8,
-	rfpMargin:   80,
+	rfpMargin:   69,
 
 	nmpMinDepth:    3,
 	nmpEvalSlope:   20,
-	nmpEvalBase:    160,
+	nmpEvalBase:    145,
 	nmpBaseR:       3,
 	nmpDepthDiv:    3,
-	nmpEvalDiv:     200,
+	nmpEvalDiv:     214,
 	nmpEvalMaxR:    3,
-	probCutMargin:  200,
+	probCutMargin:  195,
 	probCutImprove: 50,
 	probCutDepth:   5,
 	probCutReduce:  4,
@@ -100,13 +100,13 @@ var sp = params{
 
 	lmpBase:         3,
 	futMaxDepth:     8,
-	futBase:         100,
-	futPerDepth:     110,
+	futBase:         77,
+	futPerDepth:     107,
 	histPruneDepth:  4,
-	histPruneMargin: 2500,
-	seeQuietMargin:  25,
+	histPruneMargin: 3390,
+	seeQuietMargin:  22,
 	seeNoisyDepth:   8,
-	seeNoisyMargin:  90,
+	seeNoisyMargin:  82,
 
 	seMinDepth:      7,
 	seTTSlack:       3,
@@ -115,15 +115,15 @@ var sp = params{
 	seMaxDoubleExts: 6,
 	checkExtDepth:   12,
 
-	lmrBase:    0.75,
-	lmrDiv:     2.25,
-	lmrHistDiv: 8000,
+	lmrBase:    0.84,
+	lmrDiv:     2.19,
+	lmrHistDiv: 7248,
 
 	histBonusSlope: 180,
 	histBonusBase:  100,
 	histBonusMax:   2000,
 
-	qsDeltaMargin: 200,
+	qsDeltaMargin: 185,
 	qsSEEMargin:   20,
 	qsEvasions:    3,
 }

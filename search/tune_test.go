@@ -1,6 +1,7 @@
 package search
 
 import (
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -102,7 +103,7 @@ func TestSetTunable(t *testing.T) {
 	if changed == before {
 		t.Errorf("bench %d with LmrBase 150, the same as with the default", changed)
 	}
-	SetTunable("LmrBase", 75)
+	SetTunable("LmrBase", int(math.Round(saved.lmrBase*100)))
 	if lmrTable != savedLMR {
 		t.Error("the LMR table differs after restoring LmrBase")
 	}
