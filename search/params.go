@@ -2,7 +2,9 @@ package search
 
 // params holds every margin, threshold and reduction constant of the
 // search in one place, each with the reason it exists. Scores are in
-// centipawns, depths in plies. The values are hand-set, not tuned.
+// centipawns, depths in plies. Fourteen of them (the eval margins and
+// the LMR constants) were tuned by SPSA with net h6 on 2026-11-25
+// (search/README.md); the rest are still hand-set.
 type params struct {
 	// Transposition table.
 	ttCutRule50  int // no TT cutoff from this half-move clock on: the stored score may not survive the fifty-move rule
