@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -137,7 +138,12 @@ func TestTuneBuild(t *testing.T) {
 	if changed := nodes(); changed == before {
 		t.Errorf("depth-9 nodes %s with LmrBase 150, RfpMargin 100: the same as with the defaults", changed)
 	}
-	e.send("setoption name LmrBase value 75", "setoption name RfpMargin value 80")
+	def := map[string]int{}
+	for _, p := range params {
+		def[p.name] = p.value
+	}
+	e.send(fmt.Sprintf("setoption name LmrBase value %d", def["LmrBase"]),
+		fmt.Sprintf("setoption name RfpMargin value %d", def["RfpMargin"]))
 	if again := nodes(); again != before {
 		t.Errorf("depth-9 nodes %s after restoring the defaults, want %s", again, before)
 	}
