@@ -130,17 +130,13 @@ func TestTuneBuild(t *testing.T) {
 		t.Fatalf("no depth-9 info line with nodes in %q", lines)
 		return ""
 	}
-	before := nodes()
+	before, def := nodes(), current()
 	e.send("setoption name LmrBase value 150", "setoption name RfpMargin value 100")
 	if v := current(); v["LmrBase"] != 150 || v["RfpMargin"] != 100 {
 		t.Errorf("after setoption: LmrBase %d, RfpMargin %d; want 150, 100", v["LmrBase"], v["RfpMargin"])
 	}
 	if changed := nodes(); changed == before {
 		t.Errorf("depth-9 nodes %s with LmrBase 150, RfpMargin 100: the same as with the defaults", changed)
-	}
-	def := map[string]int{}
-	for _, p := range params {
-		def[p.name] = p.value
 	}
 	e.send(fmt.Sprintf("setoption name LmrBase value %d", def["LmrBase"]),
 		fmt.Sprintf("setoption name RfpMargin value %d", def["RfpMargin"]))
