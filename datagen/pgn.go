@@ -175,7 +175,8 @@ type pgnToken struct {
 // Next returns the next game. It returns io.EOF after the last one; a
 // *PGNError for a game it could not read in full, with the game as far as
 // it was read when there was one (the next call reads the game after
-// it); and any other error for a failing reader.
+// it); and the reader's error when it fails (a corrupt or truncated
+// compressed file), without the game it cut.
 func (pr *PGNReader) Next() (*PGNGame, error) {
 	for {
 		t, err := pr.token()
@@ -184,9 +185,6 @@ func (pr *PGNReader) Next() (*PGNGame, error) {
 		}
 		switch t.kind {
 		case tokEOF:
-			if pr.err != nil {
-				return nil, pr.err
-			}
 			return nil, io.EOF
 		case tokTag, tokSymbol:
 			pr.peeked = t
@@ -314,8 +312,19 @@ func (pr *PGNReader) game() (*PGNGame, error) {
 	return g, nil
 }
 
-// token returns the next token.
+// token returns the next token, or the reader's error once it failed:
+// whatever the failure cut short (a token, a comment, a tag) is not
+// returned as read.
 func (pr *PGNReader) token() (*pgnToken, error) {
+	t, err := pr.scan()
+	if pr.err != nil {
+		return nil, pr.err
+	}
+	return t, err
+}
+
+// scan reads the next token.
+func (pr *PGNReader) scan() (*pgnToken, error) {
 	if t := pr.peeked; t != nil {
 		pr.peeked = nil
 		return t, nil

@@ -478,3 +478,110 @@ func FuzzPGN(f *testing.F) {
 		}
 	})
 }
+
+// TestImportCutGame: a game whose movetext stops without a result token
+// (cut before the next game's tags, or at the end of the file) is
+// skipped and counted, not imported as a whole game.
+func TestImportCutGame(t *testing.T) {
+	g := firstGame(t)
+	i := strings.Index(g, "10. ")
+	if i < 0 || !strings.HasSuffix(strings.TrimSpace(g), "1/2-1/2") {
+		t.Fatal("testdata changed")
+	}
+	cut := g[:i] + "\n\n"
+	other := strings.Replace(g, `[Round "1"]`, `[Round "99"]`, 1) // not a duplicate
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"before-tags": cut + other, // the cut game, then a whole one
+		"at-eof":      other + "\n" + strings.TrimSpace(cut),
+	} {
+		path := filepath.Join(dir, name+".pgn")
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		st, err := ImportPGN(ImportOptions{Out: filepath.Join(dir, name), Files: []string{path}})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		const why = "cut off (no result token)"
+		if st.Games != 2 || st.Imported != 1 || st.Skipped[why] != 1 || len(st.Skipped) != 1 {
+			t.Errorf("%s: %+v, want 2 games, 1 imported, 1 skipped as %q", name, st, why)
+		}
+	}
+}
+
+// gzipFile writes data gzipped to a temporary file, its compressed bytes
+// changed by mangle, and returns the path.
+func gzipFile(t *testing.T, name string, data []byte, mangle func([]byte) []byte) string {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(data)
+	zw.Close()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, mangle(buf.Bytes()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestImportReadError: a read error (a truncated or corrupt .gz) fails
+// the import, which then writes nothing and reports nothing as written:
+// the output directory is as before, and a rerun into it works.
+func TestImportReadError(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "fastchess_standard.pgn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := filepath.Join("testdata", "fastchess_book.pgn")
+	bad := map[string]string{
+		"truncated": gzipFile(t, "t.pgn.gz", data, func(b []byte) []byte { return b[:len(b)*3/4] }),
+		"corrupt": gzipFile(t, "c.pgn.gz", data, func(b []byte) []byte {
+			b[len(b)-6] ^= 0xff // the CRC-32 at the end
+			return b
+		}),
+	}
+	for name, path := range bad {
+		t.Run(name, func(t *testing.T) {
+			for _, existed := range []bool{false, true} {
+				out := filepath.Join(t.TempDir(), "data")
+				if existed {
+					os.Mkdir(out, 0o755)
+					os.WriteFile(filepath.Join(out, "notes.txt"), []byte("mine"), 0o644)
+				}
+				// The book file first: its chunk is flushed before the error.
+				st, err := ImportPGN(ImportOptions{Out: out, Files: []string{plain, path}, ChunkGames: 1})
+				if err == nil {
+					t.Fatal("no error")
+				}
+				if st == nil || st.Imported != 0 || st.Positions != 0 || st.Results != [3]uint64{} || st.Games < 2 {
+					t.Errorf("stats after the error: %+v", st)
+				}
+				var w strings.Builder
+				st.Write(&w)
+				if !strings.Contains(w.String(), "nothing written") || strings.Contains(w.String(), "positions") {
+					t.Errorf("summary after the error:\n%s", w.String())
+				}
+				// The directory is as before: only the user's file, or
+				// none if the import made it.
+				entries, err := os.ReadDir(out)
+				var names []string
+				for _, e := range entries {
+					names = append(names, e.Name())
+				}
+				if existed && (len(names) != 1 || names[0] != "notes.txt") || !existed && !errors.Is(err, os.ErrNotExist) {
+					t.Errorf("output directory after the error: %q, %v", names, err)
+				}
+				// A rerun without the bad file, into the same directory.
+				st, err = ImportPGN(ImportOptions{Out: out, Files: []string{plain}, ChunkGames: 1})
+				if err != nil || st.Imported != 2 {
+					t.Fatalf("rerun: %v %+v", err, st)
+				}
+				entries2, err := ReadManifest(out)
+				if err != nil || len(entries2) != 2 || entries2[1].Positions+entries2[0].Positions != st.Positions {
+					t.Errorf("rerun manifest %+v, %v; stats %+v", entries2, err, st)
+				}
+			}
+		})
+	}
+}

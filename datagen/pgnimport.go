@@ -8,6 +8,8 @@ import (
 	"hash/fnv"
 	"io"
 	"os"
+	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 
@@ -30,6 +32,11 @@ type ImportStats struct {
 	Results   [3]uint64         // imported games by result for White (loss, draw, win)
 	Skipped   map[string]uint64 // games left out, by reason
 	Errors    []string          // the first few PGN errors ("unreadable" games), with file and line
+
+	// Failed: the import stopped at an error and wrote nothing; Imported,
+	// Positions and Results are 0, Games, Skipped and Errors tell what
+	// was read before the error.
+	Failed bool
 }
 
 const maxImportErrors = 10
@@ -41,10 +48,20 @@ func (s *ImportStats) skip(why string) {
 	s.Skipped[why]++
 }
 
+// fail marks the statistics of an import that wrote nothing.
+func (s *ImportStats) fail() {
+	s.Failed = true
+	s.Imported, s.Positions, s.Results = 0, 0, [3]uint64{}
+}
+
 // Write prints the statistics.
 func (s *ImportStats) Write(w io.Writer) {
-	fmt.Fprintf(w, "games read %d, imported %d (white wins %d, draws %d, black wins %d), positions %d\n",
-		s.Games, s.Imported, s.Results[ResultWin], s.Results[ResultDraw], s.Results[ResultLoss], s.Positions)
+	if s.Failed {
+		fmt.Fprintf(w, "games read %d before the error; nothing written\n", s.Games)
+	} else {
+		fmt.Fprintf(w, "games read %d, imported %d (white wins %d, draws %d, black wins %d), positions %d\n",
+			s.Games, s.Imported, s.Results[ResultWin], s.Results[ResultDraw], s.Results[ResultLoss], s.Positions)
+	}
 	reasons := make([]string, 0, len(s.Skipped))
 	for r := range s.Skipped {
 		reasons = append(reasons, r)
@@ -72,6 +89,11 @@ var pgnTerminations = map[string]bool{"": true, "normal": true, "adjudication": 
 
 var pgnResults = map[string]int{"1-0": ResultWin, "1/2-1/2": ResultDraw, "0-1": ResultLoss}
 
+// pgnCutOff is the skip reason of a game whose movetext stops without a
+// result token (at the end of the file or before the next game's tags):
+// a game cut short, whatever its [Result] tag says.
+const pgnCutOff = "cut off (no result token)"
+
 // importGame encodes a game for a chunk, or says why it is left out. It
 // records the position before every move that has a search score, from
 // the first such move on: leading book moves (and other unscored moves)
@@ -88,7 +110,9 @@ func importGame(g *PGNGame, enc *gameEncoder) (rec []byte, result int, skip stri
 		return nil, 0, "unfinished (no result)"
 	case !ok:
 		return nil, 0, fmt.Sprintf("result %q", res)
-	case g.Result != "" && g.Result != res:
+	case g.Result == "":
+		return nil, 0, pgnCutOff
+	case g.Result != res:
 		return nil, 0, "movetext result differs from [Result]"
 	}
 	tt := strings.ToLower(g.Tag("Termination"))
@@ -135,28 +159,74 @@ func importGame(g *PGNGame, enc *gameEncoder) (rec []byte, result int, skip stri
 	return enc.appendTo(nil, fen, result, term), result, ""
 }
 
+// importStage is the directory in the output directory that an import
+// writes its chunks and manifest into before it moves them out.
+const importStage = ".import.tmp"
+
 // ImportPGN converts the games of PGN files (as fastchess writes them for
 // OpenBench's DATAGEN) into chunks and a manifest in opt.Out, the format
 // of Run's output. Games that cannot be read or are not worth learning
 // from are skipped and counted (importGame tells which); a game identical
 // to an earlier one (start, moves, scores and result) is skipped too.
-func ImportPGN(opt ImportOptions) (*ImportStats, error) {
+//
+// An import is all or nothing. The chunks and manifest go to
+// opt.Out/.import.tmp and move to opt.Out, the manifest last, once every
+// file has been read; on an error (a file that cannot be opened or read
+// to its end, a full disk) that directory is removed, opt.Out is left as
+// it was (and removed again if the import made it), and the statistics
+// say Failed. A stale .import.tmp of an import that was killed is
+// removed.
+func ImportPGN(opt ImportOptions) (st *ImportStats, err error) {
 	if opt.ChunkGames <= 0 {
 		opt.ChunkGames = 250
 	}
 	if opt.Engine == "" {
 		opt.Engine = "pgn"
 	}
+	for _, path := range opt.Files { // a missing file fails before any work
+		if _, err := os.Stat(path); err != nil {
+			return nil, err
+		}
+	}
+	_, statErr := os.Stat(opt.Out)
+	made := errors.Is(statErr, os.ErrNotExist)
 	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
 		return nil, err
 	}
+	stage := filepath.Join(opt.Out, importStage)
+	defer func() {
+		os.RemoveAll(stage)
+		if err != nil {
+			if st != nil {
+				st.fail()
+			}
+			if made {
+				os.Remove(opt.Out) // only if empty: nothing of the user's goes
+			}
+		}
+	}()
 	removeTemps(opt.Out)
 	if entries, err := ReadManifest(opt.Out); err != nil {
 		return nil, err
 	} else if len(entries) > 0 {
 		return nil, fmt.Errorf("datagen: %s already holds chunks (%s); import into a new directory", opt.Out, ManifestName)
 	}
-	co, err := newChunkOut(opt.Out, 0)
+	if err := os.RemoveAll(stage); err != nil {
+		return nil, err
+	}
+	if err := os.Mkdir(stage, 0o755); err != nil {
+		return nil, err
+	}
+	if st, err = importFiles(opt, stage); err != nil {
+		return st, err
+	}
+	return st, publish(stage, opt.Out)
+}
+
+// importFiles reads the files of opt and writes the chunks and manifest
+// into dir.
+func importFiles(opt ImportOptions, dir string) (*ImportStats, error) {
+	co, err := newChunkOut(dir, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -176,31 +246,7 @@ func ImportPGN(opt ImportOptions) (*ImportStats, error) {
 		return err
 	}
 	for _, path := range opt.Files {
-		f, err := os.Open(path)
-		if err != nil {
-			return st, err
-		}
-		var r io.Reader = f
-		switch {
-		case strings.HasSuffix(path, ".bz2"):
-			r = bzip2.NewReader(f)
-		case strings.HasSuffix(path, ".gz"):
-			if r, err = gzip.NewReader(f); err != nil {
-				f.Close()
-				return st, fmt.Errorf("%s: %w", path, err)
-			}
-		}
-		pr := NewPGNReader(r)
-		for {
-			g, err := pr.Next()
-			if err == io.EOF {
-				break
-			}
-			var perr *PGNError
-			if err != nil && !errors.As(err, &perr) {
-				f.Close()
-				return st, fmt.Errorf("%s: %w", path, err)
-			}
+		if err := importFile(path, func(g *PGNGame, perr *PGNError) error {
 			st.Games++
 			if perr != nil {
 				st.skip("unreadable")
@@ -223,13 +269,95 @@ func ImportPGN(opt ImportOptions) (*ImportStats, error) {
 				}
 			}
 			if st.Games-chunkFirst >= uint64(opt.ChunkGames) {
-				if err := flush(); err != nil {
-					f.Close()
-					return st, err
-				}
+				return flush()
 			}
+			return nil
+		}); err != nil {
+			return st, err
 		}
-		f.Close()
 	}
 	return st, flush()
+}
+
+// importFile calls game for every game of the PGN file path (perr set
+// for one it could not read) until the file ends or game fails.
+func importFile(path string, game func(g *PGNGame, perr *PGNError) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var r io.Reader = f
+	switch {
+	case strings.HasSuffix(path, ".bz2"):
+		r = bzip2.NewReader(f)
+	case strings.HasSuffix(path, ".gz"):
+		if r, err = gzip.NewReader(f); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	pr := NewPGNReader(r)
+	for {
+		g, err := pr.Next()
+		if err == io.EOF {
+			return nil
+		}
+		var perr *PGNError
+		if err != nil && !errors.As(err, &perr) {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		if err := game(g, perr); err != nil {
+			return err
+		}
+	}
+}
+
+// publish moves the chunks listed in stage's manifest into out, then the
+// manifest. On an error the chunks moved so far are removed again.
+func publish(stage, out string) error {
+	entries, err := ReadManifest(stage)
+	if err != nil || len(entries) == 0 {
+		return err // no games: nothing to move
+	}
+	if _, err := os.Stat(filepath.Join(out, ManifestName)); err == nil {
+		return fmt.Errorf("datagen: %s got a %s during the import; import into a new directory", out, ManifestName)
+	}
+	var moved []string
+	err = func() error {
+		for _, e := range entries {
+			to := filepath.Join(out, e.Chunk)
+			if err := os.Rename(filepath.Join(stage, e.Chunk), to); err != nil {
+				return err
+			}
+			moved = append(moved, to)
+		}
+		if err := syncDir(out); err != nil {
+			return err
+		}
+		return os.Rename(filepath.Join(stage, ManifestName), filepath.Join(out, ManifestName))
+	}()
+	if err != nil {
+		for _, m := range moved {
+			os.Remove(m)
+		}
+		return err
+	}
+	return syncDir(out)
+}
+
+// syncDir makes the renames into dir durable (Windows cannot sync a
+// directory; its renames are durable once done).
+func syncDir(dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }

@@ -1,6 +1,9 @@
 package tests
 
 import (
+	"bytes"
+	"compress/gzip"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -52,4 +55,52 @@ func TestDatagenImportPGN(t *testing.T) {
 	}
 	// A second import into the same directory is refused.
 	runCLI(t, true, "datagen", "--import-pgn", files[0], "--out", out)
+}
+
+// TestDatagenImportFailure: an import that meets a read error (here a
+// truncated .gz after a good file) fails, writes nothing and says so: no
+// counts of positions that never reached a chunk, no chunks left behind
+// to block a rerun into the same directory. The rerun skips a game cut
+// off before its result and counts it.
+func TestDatagenImportFailure(t *testing.T) {
+	testdata := filepath.Join("..", "datagen", "testdata")
+	book := filepath.Join(testdata, "fastchess_book.pgn")
+	data, err := os.ReadFile(filepath.Join(testdata, "fastchess_standard.pgn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(data)
+	zw.Close()
+	truncated := filepath.Join(dir, "standard.pgn.gz")
+	if err := os.WriteFile(truncated, buf.Bytes()[:buf.Len()/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "data")
+	_, stderr := runCLI(t, true, "datagen", "--import-pgn", book+","+truncated, "--out", out, "--chunk", "1")
+	if !strings.Contains(stderr, "nothing written") || strings.Contains(stderr, "imported") || !strings.Contains(stderr, "unexpected EOF") {
+		t.Errorf("failed import says:\n%s", stderr)
+	}
+	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("failed import left %s: %v", out, err)
+	}
+
+	// A game cut off in its movetext, then the next game's tags.
+	s := string(data)
+	second := strings.Index(s[1:], "[Event ") + 1
+	cut := s[:strings.Index(s, "10. ")] + "\n\n" + s[second:strings.Index(s[second+1:], "[Event ")+second+1]
+	cutPath := filepath.Join(dir, "cut.pgn")
+	if err := os.WriteFile(cutPath, []byte(cut), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr = runCLI(t, false, "datagen", "--import-pgn", book+","+cutPath, "--out", out)
+	if !strings.Contains(stderr, "games read 4, imported 3 ") || !strings.Contains(stderr, "skipped 1: cut off (no result token)") {
+		t.Errorf("rerun says:\n%s", stderr)
+	}
+	manifest, err := os.ReadFile(filepath.Join(out, "manifest.tsv"))
+	if err != nil || !strings.Contains(string(manifest), "\t0\t4\t3\t") {
+		t.Errorf("manifest: %v\n%s", err, manifest)
+	}
 }

@@ -23,7 +23,8 @@ const datagenUsage = `Usage:
       with the same DIR and --seed resumes after the last chunk
   rochade datagen --import-pgn FILE[,FILE...] --out DIR [--chunk C] [--engine NAME]
       convert PGN games written by fastchess (OpenBench DATAGEN) into
-      chunks and DIR/manifest.tsv (DIR must not hold chunks yet)
+      chunks and DIR/manifest.tsv (DIR must not hold chunks yet); all or
+      nothing: on an error nothing is written
   rochade datagen convert [--filter] FILE...
       print the positions of chunk files as "<FEN> | <cp, White's view> | <1.0|0.5|0.0>"
   rochade datagen stats FILE...
