@@ -1,6 +1,7 @@
 package variant960
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -45,6 +46,17 @@ const (
 	maxRule50   = 1 << 16
 	maxFullMove = 1 << 24
 )
+
+// fenCounter reads a move counter: a number too large for an int reads
+// as the largest int (the caller clamps it further), any other error
+// stands.
+func fenCounter(s string) (int, error) {
+	n, err := strconv.Atoi(s)
+	if errors.Is(err, strconv.ErrRange) && n > 0 {
+		return n, nil
+	}
+	return n, err
+}
 
 // ParseFEN reads standard FEN, X-FEN or Shredder-FEN. The move counters
 // may be left out. The position is validated; an error names the field.
@@ -182,7 +194,7 @@ func ParseFENDropped(fen string) (*Position, []DroppedRight, error) {
 
 	// 5-6. Counters.
 	if len(f) >= 5 {
-		n, err := strconv.Atoi(f[4])
+		n, err := fenCounter(f[4])
 		if err != nil || n < 0 {
 			return nil, nil, fenErr("halfmove clock", "want a non-negative number, got %q", f[4])
 		}
@@ -190,7 +202,7 @@ func ParseFENDropped(fen string) (*Position, []DroppedRight, error) {
 	}
 	full := 1
 	if len(f) == 6 {
-		n, err := strconv.Atoi(f[5])
+		n, err := fenCounter(f[5])
 		if err != nil || n < 0 {
 			return nil, nil, fenErr("fullmove number", "want a positive number, got %q", f[5])
 		}

@@ -92,3 +92,38 @@ func TestFENDropsImpossibleCastlingRights(t *testing.T) {
 		}
 	}
 }
+
+// Move counters beyond the largest ones kept are read as those, however
+// many digits they have; signs and non-numbers are errors.
+func TestFENCounterClamp(t *testing.T) {
+	const board = "4k3/8/8/8/8/8/8/4K2R w K - "
+	for _, c := range []struct {
+		counters     string
+		rule50, full int
+	}{
+		{"0 1", 0, 1},
+		{"7 0", 7, 1},
+		{"65536 16777216", 65536, 1 << 24},
+		{"65537 16777217", 65536, 1 << 24},
+		{"99999999999999999999 1", 65536, 1},
+		{"3 99999999999999999999", 3, 1 << 24},
+		{"999999999999999999999999999999 999999999999999999999999999999", 65536, 1 << 24},
+	} {
+		p, err := ParseFEN(board + c.counters)
+		if err != nil {
+			t.Errorf("%q: %v", c.counters, err)
+			continue
+		}
+		if p.Rule50() != c.rule50 || p.FullMove() != c.full {
+			t.Errorf("%q: halfmove clock %d, fullmove %d; want %d, %d", c.counters, p.Rule50(), p.FullMove(), c.rule50, c.full)
+		}
+		if p.Key() != MustParseFEN(board+"0 1").Key() {
+			t.Errorf("%q: key differs", c.counters)
+		}
+	}
+	for _, bad := range []string{"-1 1", "-99999999999999999999 1", "0 -99999999999999999999", "x 1", "0 1x", "0 1e30"} {
+		if _, err := ParseFEN(board + bad); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
