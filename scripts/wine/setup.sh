@@ -8,10 +8,14 @@
 # (processprng.c) and puts it in the prefix's system32, where Go's runtime
 # loads it from; wine runs with WINEDLLOVERRIDES="bcryptprimitives=n,b".
 #
-# Idempotent: it installs wine64 and the MinGW-w64 compiler if missing
+# Idempotent: it installs Wine and the MinGW-w64 compiler if missing
 # (apt-get, as root or through sudo), creates and initialises the prefix
 # once (wineboot, about a minute), and rebuilds the DLL when processprng.c
-# is newer.
+# is newer. Debian's Wine comes in two packages that both must be there:
+# wine64 holds only the 64-bit loader and server (/usr/lib/wine/wine64,
+# wineserver64), and wine the `wine`, `wineserver` and `wineboot`
+# commands (through update-alternatives) that this script and the tests
+# run.
 #
 # ROCHADE_WINEPREFIX names the prefix (default /tmp/rochade-wine); the
 # tests read the same variable.
@@ -21,9 +25,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 prefix=${ROCHADE_WINEPREFIX:-/tmp/rochade-wine}
 cc=x86_64-w64-mingw32-gcc
 
+have() { command -v "$1" >/dev/null 2>&1; }
+
 need=
-command -v wine >/dev/null 2>&1 || need="$need wine64"
-command -v $cc >/dev/null 2>&1 || need="$need gcc-mingw-w64-x86-64"
+have wine && have wineserver || need="$need wine wine64"
+have $cc || need="$need gcc-mingw-w64-x86-64"
 if [ -n "$need" ]; then
 	echo "installing:$need"
 	sudo=
@@ -32,11 +38,15 @@ if [ -n "$need" ]; then
 	# shellcheck disable=SC2086
 	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends $need
 fi
-command -v wine >/dev/null 2>&1 || {
-	# wine64 alone installs wine64 but not always the `wine` launcher
-	echo "no wine command after installing wine64" >&2
+for c in wine wineserver $cc; do
+	have $c && continue
+	echo "no $c command on PATH after installing:$need" >&2
+	if [ "$c" != $cc ] && [ -x /usr/lib/wine/wine64 ]; then
+		echo "(/usr/lib/wine/wine64 is there: the wine package, which adds the commands, is missing," \
+			"or update-alternatives --config wine has no choice set)" >&2
+	fi
 	exit 1
-}
+done
 
 export WINEPREFIX="$prefix" WINEDEBUG=-all WINEARCH=win64
 if [ ! -f "$prefix/system.reg" ]; then
