@@ -1,8 +1,11 @@
 package search
 
+import "reflect"
+
 // params holds every margin, threshold and reduction constant of the
-// search in one place, each with the reason it exists. Scores are in
-// centipawns, depths in plies. Fourteen of them (the eval margins and
+// search, each with the reason it exists; paramTable below gives each its
+// default and, for SPSA, its range. Scores are in centipawns, depths in
+// plies. Fourteen of them (the eval margins and
 // the LMR constants) were tuned by SPSA with net h6 on 2026-11-25
 // (search/README.md); the rest are still hand-set.
 type params struct {
@@ -73,59 +76,140 @@ type params struct {
 	qsEvasions    int // evasions tried before quiet evasions are skipped (when not mated)
 }
 
-var sp = params{
-	ttCutRule50:  90,
-	ttEvalDepth:  -6,
-	aspiration:   17,
-	aspirationAt: 4,
+// sp is the parameters the search reads: plain struct fields, no lookup
+// at search time. It starts at the defaults of paramTable; the tune build
+// changes it between searches (SetTunable).
+var sp = defaultParams()
 
-	mateStableIters: 2,
-	mateExtraDepth:  4,
+// paramTable declares every search parameter once: the params field it
+// sets (its name is the parameter's name), its default and, for one that
+// SPSA may tune, its range and c_end. The defaults of sp, the tune
+// build's UCI options and the `spsa` output all come from it.
+//
+//	tuned(field, default, min, max, c_end)
+//	tunedF(field, default, scale, min, max, c_end)  a float, offered as value*scale
+//	fixed(field, default)                          not tuned
+//
+// c_end, OpenBench's perturbation at the end of a tune, is a twentieth of
+// the range as a rule of thumb, but at least 0.5: OpenBench never
+// perturbs an integer by less. Left out of tuning: ttEvalDepth (a marker
+// below every real depth, not a strength setting) and
+// mateStableIters/mateExtraDepth (when a search without a depth limit
+// stops on a found mate; no game result depends on them).
+var paramTable = []param{
+	// Transposition table and aspiration windows.
+	tuned(func(p *params) *int { return &p.ttCutRule50 }, 90, 50, 100, 2.5),
+	fixed(func(p *params) *int { return &p.ttEvalDepth }, -6),
+	tuned(func(p *params) *int { return &p.aspiration }, 17, 5, 60, 2.75),
+	tuned(func(p *params) *int { return &p.aspirationAt }, 4, 1, 8, 0.5),
 
-	rfpMaxDepth: 8,
-	rfpMargin:   69,
+	// Mate-found stop of iterative deepening (not tuned: no game result depends on it).
+	fixed(func(p *params) *int { return &p.mateStableIters }, 2),
+	fixed(func(p *params) *int { return &p.mateExtraDepth }, 4),
 
-	nmpMinDepth:    3,
-	nmpEvalSlope:   20,
-	nmpEvalBase:    145,
-	nmpBaseR:       3,
-	nmpDepthDiv:    3,
-	nmpEvalDiv:     214,
-	nmpEvalMaxR:    3,
-	probCutMargin:  195,
-	probCutImprove: 50,
-	probCutDepth:   5,
-	probCutReduce:  4,
-	probCutTTSlack: 3,
+	// Reverse futility pruning.
+	tuned(func(p *params) *int { return &p.rfpMaxDepth }, 8, 3, 14, 0.55),
+	tuned(func(p *params) *int { return &p.rfpMargin }, 69, 30, 160, 6.5),
 
-	iirMinDepth: 4,
+	// Null-move pruning and ProbCut.
+	tuned(func(p *params) *int { return &p.nmpMinDepth }, 3, 1, 6, 0.5),
+	tuned(func(p *params) *int { return &p.nmpEvalSlope }, 20, 0, 60, 3),
+	tuned(func(p *params) *int { return &p.nmpEvalBase }, 145, 0, 400, 20),
+	tuned(func(p *params) *int { return &p.nmpBaseR }, 3, 1, 6, 0.5),
+	tuned(func(p *params) *int { return &p.nmpDepthDiv }, 3, 2, 8, 0.5),
+	tuned(func(p *params) *int { return &p.nmpEvalDiv }, 214, 50, 500, 22.5),
+	tuned(func(p *params) *int { return &p.nmpEvalMaxR }, 3, 0, 6, 0.5),
+	tuned(func(p *params) *int { return &p.probCutMargin }, 195, 80, 400, 16),
+	tuned(func(p *params) *int { return &p.probCutImprove }, 50, 0, 150, 7.5),
+	tuned(func(p *params) *int { return &p.probCutDepth }, 5, 3, 10, 0.5),
+	tuned(func(p *params) *int { return &p.probCutReduce }, 4, 2, 6, 0.5),
+	tuned(func(p *params) *int { return &p.probCutTTSlack }, 3, 1, 6, 0.5),
 
-	lmpBase:         3,
-	futMaxDepth:     8,
-	futBase:         77,
-	futPerDepth:     107,
-	histPruneDepth:  4,
-	histPruneMargin: 3390,
-	seeQuietMargin:  22,
-	seeNoisyDepth:   8,
-	seeNoisyMargin:  82,
+	// Internal iterative reduction.
+	tuned(func(p *params) *int { return &p.iirMinDepth }, 4, 2, 10, 0.5),
 
-	seMinDepth:      7,
-	seTTSlack:       3,
-	seBetaPerDepth:  2,
-	seDoubleMargin:  20,
-	seMaxDoubleExts: 6,
-	checkExtDepth:   12,
+	// Move-loop pruning of late moves.
+	tuned(func(p *params) *int { return &p.lmpBase }, 3, 0, 10, 0.5),
+	tuned(func(p *params) *int { return &p.futMaxDepth }, 8, 3, 14, 0.55),
+	tuned(func(p *params) *int { return &p.futBase }, 77, 0, 300, 15),
+	tuned(func(p *params) *int { return &p.futPerDepth }, 107, 40, 250, 10.5),
+	tuned(func(p *params) *int { return &p.histPruneDepth }, 4, 1, 8, 0.5),
+	tuned(func(p *params) *int { return &p.histPruneMargin }, 3390, 500, 8000, 375),
+	tuned(func(p *params) *int { return &p.seeQuietMargin }, 22, 5, 80, 3.75),
+	tuned(func(p *params) *int { return &p.seeNoisyDepth }, 8, 3, 14, 0.55),
+	tuned(func(p *params) *int { return &p.seeNoisyMargin }, 82, 20, 200, 9),
 
-	lmrBase:    0.84,
-	lmrDiv:     2.19,
-	lmrHistDiv: 7248,
+	// Extensions.
+	tuned(func(p *params) *int { return &p.seMinDepth }, 7, 4, 12, 0.5),
+	tuned(func(p *params) *int { return &p.seTTSlack }, 3, 1, 6, 0.5),
+	tuned(func(p *params) *int { return &p.seBetaPerDepth }, 2, 1, 6, 0.5),
+	tuned(func(p *params) *int { return &p.seDoubleMargin }, 20, 0, 60, 3),
+	tuned(func(p *params) *int { return &p.seMaxDoubleExts }, 6, 0, 16, 0.8),
+	tuned(func(p *params) *int { return &p.checkExtDepth }, 12, 4, 30, 1.3),
 
-	histBonusSlope: 180,
-	histBonusBase:  100,
-	histBonusMax:   2000,
+	// Late-move reductions (the floats are offered as value*100).
+	tunedF(func(p *params) *float64 { return &p.lmrBase }, 0.84, 100, 0, 200, 10),
+	tunedF(func(p *params) *float64 { return &p.lmrDiv }, 2.19, 100, 120, 400, 14),
+	tuned(func(p *params) *int { return &p.lmrHistDiv }, 7248, 2000, 20000, 900),
 
-	qsDeltaMargin: 185,
-	qsSEEMargin:   20,
-	qsEvasions:    3,
+	// History updates.
+	tuned(func(p *params) *int { return &p.histBonusSlope }, 180, 60, 400, 17),
+	tuned(func(p *params) *int { return &p.histBonusBase }, 100, 0, 300, 15),
+	tuned(func(p *params) *int { return &p.histBonusMax }, 2000, 800, 4000, 160),
+
+	// Quiescence search.
+	tuned(func(p *params) *int { return &p.qsDeltaMargin }, 185, 50, 400, 17.5),
+	tuned(func(p *params) *int { return &p.qsSEEMargin }, 20, -50, 100, 7.5),
+	tuned(func(p *params) *int { return &p.qsEvasions }, 3, 1, 8, 0.5),
+}
+
+// param is one row of paramTable.
+type param struct {
+	name     string                 // the params field
+	i        func(*params) *int     // the field, for an int
+	f        func(*params) *float64 // the field, for a float
+	defI     int
+	defF     float64
+	tuned    bool
+	scale    int     // a tuned float is offered as an integer: value*scale
+	min, max int     // the tuning range (scaled)
+	cEnd     float64 // OpenBench's c_end
+}
+
+func tuned(field func(*params) *int, def, lo, hi int, cEnd float64) param {
+	return param{name: fieldName(field), i: field, defI: def, tuned: true, scale: 1, min: lo, max: hi, cEnd: cEnd}
+}
+
+func tunedF(field func(*params) *float64, def float64, scale, lo, hi int, cEnd float64) param {
+	return param{name: fieldName(field), f: field, defF: def, tuned: true, scale: scale, min: lo, max: hi, cEnd: cEnd}
+}
+
+func fixed(field func(*params) *int, def int) param {
+	return param{name: fieldName(field), i: field, defI: def}
+}
+
+// fieldName is the name of the params field that field points to.
+func fieldName[T any](field func(*params) *T) string {
+	var p params
+	addr := reflect.ValueOf(field(&p)).Pointer()
+	rv := reflect.ValueOf(&p).Elem()
+	for i := range rv.NumField() {
+		if rv.Field(i).Addr().Pointer() == addr {
+			return rv.Type().Field(i).Name
+		}
+	}
+	panic("search: a paramTable row does not point into params")
+}
+
+// defaultParams is params with every field at its paramTable default.
+func defaultParams() params {
+	var p params
+	for _, r := range paramTable {
+		if r.f != nil {
+			*r.f(&p) = r.defF
+		} else {
+			*r.i(&p) = r.defI
+		}
+	}
+	return p
 }

@@ -7,10 +7,11 @@ import (
 	"strings"
 )
 
-// Tunable is one search parameter open to SPSA tuning. The tune build
-// (`make tune`, go build -tags tune) offers each as a UCI spin option of
-// the same name; every build can list them (rochade-tune spsa prints them
-// in OpenBench's SPSA input format).
+// Tunable is one search parameter open to SPSA tuning: a tuned row of
+// paramTable (params.go), bound to the field the search reads. The tune
+// build (`make tune`, go build -tags tune) offers each as a UCI spin
+// option of the same name; every build can list them (rochade-tune spsa
+// prints them in OpenBench's SPSA input format).
 //
 // A float parameter is offered as an integer: its value times Scale
 // (LmrBase 75 is lmrBase 0.75).
@@ -28,74 +29,25 @@ type Tunable struct {
 // rEnd is the r_end of every parameter: OpenBench's usual 0.002.
 const rEnd = 0.002
 
-// tunables is the one table of the tunable parameters. Left out of it:
-// ttEvalDepth (a marker below every real depth, not a strength setting)
-// and mateStableIters/mateExtraDepth (when a search without a depth
-// limit stops on a found mate; no game result depends on them).
-var tunables = []Tunable{
-	ti("ttCutRule50", &sp.ttCutRule50, 50, 100),
-	ti("aspiration", &sp.aspiration, 5, 60),
-	ti("aspirationAt", &sp.aspirationAt, 1, 8),
+// tunables are the tuned rows of paramTable, bound to sp, in the table's
+// order.
+var tunables = tunableParams()
 
-	ti("rfpMaxDepth", &sp.rfpMaxDepth, 3, 14),
-	ti("rfpMargin", &sp.rfpMargin, 30, 160),
-
-	ti("nmpMinDepth", &sp.nmpMinDepth, 1, 6),
-	ti("nmpEvalSlope", &sp.nmpEvalSlope, 0, 60),
-	ti("nmpEvalBase", &sp.nmpEvalBase, 0, 400),
-	ti("nmpBaseR", &sp.nmpBaseR, 1, 6),
-	ti("nmpDepthDiv", &sp.nmpDepthDiv, 2, 8),
-	ti("nmpEvalDiv", &sp.nmpEvalDiv, 50, 500),
-	ti("nmpEvalMaxR", &sp.nmpEvalMaxR, 0, 6),
-	ti("probCutMargin", &sp.probCutMargin, 80, 400),
-	ti("probCutImprove", &sp.probCutImprove, 0, 150),
-	ti("probCutDepth", &sp.probCutDepth, 3, 10),
-	ti("probCutReduce", &sp.probCutReduce, 2, 6),
-	ti("probCutTTSlack", &sp.probCutTTSlack, 1, 6),
-
-	ti("iirMinDepth", &sp.iirMinDepth, 2, 10),
-
-	ti("lmpBase", &sp.lmpBase, 0, 10),
-	ti("futMaxDepth", &sp.futMaxDepth, 3, 14),
-	ti("futBase", &sp.futBase, 0, 300),
-	ti("futPerDepth", &sp.futPerDepth, 40, 250),
-	ti("histPruneDepth", &sp.histPruneDepth, 1, 8),
-	ti("histPruneMargin", &sp.histPruneMargin, 500, 8000),
-	ti("seeQuietMargin", &sp.seeQuietMargin, 5, 80),
-	ti("seeNoisyDepth", &sp.seeNoisyDepth, 3, 14),
-	ti("seeNoisyMargin", &sp.seeNoisyMargin, 20, 200),
-
-	ti("seMinDepth", &sp.seMinDepth, 4, 12),
-	ti("seTTSlack", &sp.seTTSlack, 1, 6),
-	ti("seBetaPerDepth", &sp.seBetaPerDepth, 1, 6),
-	ti("seDoubleMargin", &sp.seDoubleMargin, 0, 60),
-	ti("seMaxDoubleExts", &sp.seMaxDoubleExts, 0, 16),
-	ti("checkExtDepth", &sp.checkExtDepth, 4, 30),
-
-	tf("lmrBase", &sp.lmrBase, 100, 0, 200),
-	tf("lmrDiv", &sp.lmrDiv, 100, 120, 400),
-	ti("lmrHistDiv", &sp.lmrHistDiv, 2000, 20000),
-
-	ti("histBonusSlope", &sp.histBonusSlope, 60, 400),
-	ti("histBonusBase", &sp.histBonusBase, 0, 300),
-	ti("histBonusMax", &sp.histBonusMax, 800, 4000),
-
-	ti("qsDeltaMargin", &sp.qsDeltaMargin, 50, 400),
-	ti("qsSEEMargin", &sp.qsSEEMargin, -50, 100),
-	ti("qsEvasions", &sp.qsEvasions, 1, 8),
-}
-
-// cEnd is the usual rule of thumb for c_end, a twentieth of the range,
-// but at least 0.5: OpenBench never perturbs an integer by less (its
-// learning rate a = r_end*c_end^2 would only shrink below that).
-func cEnd(lo, hi int) float64 { return max(float64(hi-lo)/20, 0.5) }
-
-func ti(field string, p *int, lo, hi int) Tunable {
-	return Tunable{Name: optionName(field), Min: lo, Max: hi, CEnd: cEnd(lo, hi), REnd: rEnd, Scale: 1, i: p}
-}
-
-func tf(field string, p *float64, scale, lo, hi int) Tunable {
-	return Tunable{Name: optionName(field), Min: lo, Max: hi, CEnd: cEnd(lo, hi), REnd: rEnd, Scale: scale, f: p}
+func tunableParams() []Tunable {
+	var ts []Tunable
+	for _, r := range paramTable {
+		if !r.tuned {
+			continue
+		}
+		t := Tunable{Name: optionName(r.name), Min: r.min, Max: r.max, CEnd: r.cEnd, REnd: rEnd, Scale: r.scale}
+		if r.f != nil {
+			t.f = r.f(&sp)
+		} else {
+			t.i = r.i(&sp)
+		}
+		ts = append(ts, t)
+	}
+	return ts
 }
 
 func optionName(field string) string {

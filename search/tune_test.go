@@ -10,8 +10,8 @@ import (
 	"github.com/rochade/rochade/eval"
 )
 
-// notTuned are the params fields left out of the tunable table on
-// purpose (tune.go says why).
+// notTuned are the params fields that paramTable declares as fixed, left
+// out of tuning on purpose (params.go says why).
 var notTuned = map[string]bool{"ttEvalDepth": true, "mateStableIters": true, "mateExtraDepth": true}
 
 // Every field of params is in the table once (or named in notTuned),
@@ -68,6 +68,53 @@ func TestTunableParamsCoverParams(t *testing.T) {
 	}
 	for name := range byName {
 		t.Errorf("%s is in the table but not a params field", name)
+	}
+}
+
+// paramTable declares every params field once, under the field's own
+// name, with an accessor that points at that field; sp starts at the
+// declared defaults; the fixed rows are exactly notTuned, and a tuned
+// row's range holds its (scaled) default.
+func TestParamTable(t *testing.T) {
+	if defaultParams() != sp {
+		t.Errorf("sp %+v, want the table's defaults %+v", sp, defaultParams())
+	}
+	var probe params
+	pv := reflect.ValueOf(&probe).Elem()
+	seen := map[string]bool{}
+	for _, r := range paramTable {
+		if seen[r.name] {
+			t.Errorf("%s is declared twice", r.name)
+		}
+		seen[r.name] = true
+		f := pv.FieldByName(r.name)
+		if !f.IsValid() {
+			t.Errorf("%s is not a params field", r.name)
+			continue
+		}
+		var addr uintptr
+		var def int
+		if r.f != nil {
+			addr = reflect.ValueOf(r.f(&probe)).Pointer()
+			def = int(math.Round(r.defF * float64(r.scale)))
+		} else {
+			addr = reflect.ValueOf(r.i(&probe)).Pointer()
+			def = r.defI
+		}
+		if addr != f.Addr().Pointer() {
+			t.Errorf("the %s row does not point at params.%s", r.name, r.name)
+		}
+		if r.tuned == notTuned[r.name] {
+			t.Errorf("%s: tuned %v, but notTuned says %v", r.name, r.tuned, notTuned[r.name])
+		}
+		if r.tuned && (r.min >= r.max || def < r.min || def > r.max || r.cEnd < 0.5) {
+			t.Errorf("%s: default %d, range [%d, %d], c_end %v", r.name, def, r.min, r.max, r.cEnd)
+		}
+	}
+	for i := range pv.NumField() {
+		if name := pv.Type().Field(i).Name; !seen[name] {
+			t.Errorf("params.%s is not in paramTable", name)
+		}
 	}
 }
 

@@ -20,7 +20,10 @@ const (
 	optString
 )
 
-// option is one UCI option as advertised by the handshake.
+// option is one UCI option, declared once in optionList: how the uci
+// handshake advertises it (type, default, range), where its value lives
+// in settings, and how setoption applies a new value. The constructors
+// below (spin, check, str, button) fill in init and set.
 type option struct {
 	name     string
 	typ      optionType
@@ -31,6 +34,14 @@ type option struct {
 	engine bool
 	// tune marks a search parameter of the tune build (tune.go).
 	tune bool
+
+	// init stores the default in a settings value; nil for a button and
+	// for the tune build's parameters, whose values live in the search.
+	init func(*settings)
+	// set applies a setoption value. It returns what the debug log
+	// records, or ok false when it refused the value: it has then said
+	// why, and nothing changed.
+	set func(s *Session, o *option, value string) (logged string, ok bool)
 }
 
 // HashMax is the largest Hash size accepted, in MB, and ThreadsMax the
@@ -40,28 +51,110 @@ const (
 	ThreadsMax = 1024
 )
 
+// optionList declares every UCI option once, in the order the uci
+// handshake lists them: name, default, range, the settings field that
+// holds the value and, where a plain store is not enough, the function
+// that applies a new value (setoption.go). The README's option table is
+// checked against it (TestREADMEOptionTable). Options the search does not
+// read are marked notSearch.
 var optionList = []option{
-	{name: "Hash", typ: optSpin, def: "16", min: 1, max: HashMax, engine: true},
-	{name: "Threads", typ: optSpin, def: "1", min: 1, max: ThreadsMax, engine: true},
-	{name: "MultiPV", typ: optSpin, def: "1", min: 1, max: 256, engine: true},
-	{name: "Ponder", typ: optCheck, def: "false"},
-	{name: "Move Overhead", typ: optSpin, def: "30", min: 0, max: 5000, engine: true},
-	{name: "Clear Hash", typ: optButton, engine: true},
-	{name: "UCI_ShowWDL", typ: optCheck, def: "false", engine: true},
-	{name: "UCI_Chess960", typ: optCheck, def: "false"},
-	{name: "UCI_LimitStrength", typ: optCheck, def: "false", engine: true},
-	{name: "UCI_Elo", typ: optSpin, def: strconv.Itoa(search.EloMax), min: search.EloMin, max: search.EloMax, engine: true},
-	{name: "Debug Log File", typ: optString, def: ""},
-	{name: "EvalFile", typ: optString, def: evalFileInternal, engine: true},
-	{name: "Use NNUE", typ: optCheck, def: strconv.FormatBool(eval.UseNetByDefault), engine: true},
-	{name: "SyzygyPath", typ: optString, def: "", engine: true},
-	{name: "SyzygyProbeDepth", typ: optSpin, def: "1", min: 1, max: 100, engine: true},
-	{name: "SyzygyProbeLimit", typ: optSpin, def: "7", min: 0, max: 7, engine: true},
-	{name: "Syzygy50MoveRule", typ: optCheck, def: "true", engine: true},
+	spin("Hash", 16, 1, HashMax, func(c *settings) *int { return &c.hash }, (*Session).setHash),
+	spin("Threads", 1, 1, ThreadsMax, func(c *settings) *int { return &c.threads }, (*Session).setThreads),
+	spin("MultiPV", 1, 1, 256, func(c *settings) *int { return &c.multiPV }, nil),
+	check("Ponder", false, func(c *settings) *bool { return &c.ponder }, nil).notSearch(),
+	spin("Move Overhead", 30, 0, 5000, func(c *settings) *int { return &c.overhead }, nil),
+	button("Clear Hash", (*Session).clearHash),
+	check("UCI_ShowWDL", false, func(c *settings) *bool { return &c.showWDL }, nil),
+	check("UCI_Chess960", false, func(c *settings) *bool { return &c.chess960 }, nil).notSearch(),
+	check("UCI_LimitStrength", false, func(c *settings) *bool { return &c.limitStrength }, nil),
+	spin("UCI_Elo", search.EloMax, search.EloMin, search.EloMax, func(c *settings) *int { return &c.elo }, nil),
+	str("Debug Log File", "", func(c *settings) *string { return &c.logFile }, (*Session).setDebugLogFile).notSearch(),
+	str("EvalFile", evalFileInternal, func(c *settings) *string { return &c.evalFile }, (*Session).setEvalFile),
+	check("Use NNUE", eval.UseNetByDefault, func(c *settings) *bool { return &c.useNNUE }, (*Session).setUseNNUE),
+	str("SyzygyPath", "", func(c *settings) *string { return &c.syzygyPath }, (*Session).setSyzygyPath),
+	spin("SyzygyProbeDepth", 1, 1, 100, func(c *settings) *int { return &c.tbProbeDepth }, nil),
+	spin("SyzygyProbeLimit", 7, 0, 7, func(c *settings) *int { return &c.tbLimit }, nil),
+	check("Syzygy50MoveRule", true, func(c *settings) *bool { return &c.tb50 }, nil),
 }
 
 // evalFileInternal names the net compiled into the binary.
 const evalFileInternal = "<internal>"
+
+// spin declares a spin option whose value lives in field. A value out of
+// the range is clamped, with an info string. apply, when not nil, sets
+// the value in place of a plain store into field.
+func spin(name string, def, lo, hi int, field func(*settings) *int, apply func(*Session, int)) option {
+	return option{name: name, typ: optSpin, def: strconv.Itoa(def), min: lo, max: hi, engine: true,
+		init: func(c *settings) { *field(c) = def },
+		set: func(s *Session, o *option, value string) (string, bool) {
+			n, ok := s.spinValue(o, value)
+			if !ok {
+				return "", false
+			}
+			if apply != nil {
+				apply(s, n)
+			} else {
+				*field(&s.set) = n
+			}
+			return o.name + " = " + value, true
+		}}
+}
+
+// check declares a check option whose value lives in field; apply, when
+// not nil, sets the value in place of a plain store.
+func check(name string, def bool, field func(*settings) *bool, apply func(*Session, bool)) option {
+	return option{name: name, typ: optCheck, def: strconv.FormatBool(def), engine: true,
+		init: func(c *settings) { *field(c) = def },
+		set: func(s *Session, o *option, value string) (string, bool) {
+			b, err := parseCheck(o, value)
+			if err != nil {
+				s.errorf("%v", err)
+				return "", false
+			}
+			if apply != nil {
+				apply(s, b)
+			} else {
+				*field(&s.set) = b
+			}
+			return o.name + " = " + value, true
+		}}
+}
+
+// str declares a string option whose value lives in field; "<empty>"
+// stands for the empty string. apply, when not nil, sets the value in
+// place of a plain store; it returns false when it refused the value.
+// The log records the value as stored.
+func str(name, def string, field func(*settings) *string, apply func(*Session, string) bool) option {
+	return option{name: name, typ: optString, def: def, engine: true,
+		init: func(c *settings) { *field(c) = def },
+		set: func(s *Session, o *option, value string) (string, bool) {
+			if value == "<empty>" {
+				value = ""
+			}
+			if apply == nil {
+				*field(&s.set) = value
+			} else if !apply(s, value) {
+				return "", false
+			}
+			return o.name + " = " + *field(&s.set), true
+		}}
+}
+
+// button declares a button option: press runs on each setoption.
+func button(name string, press func(*Session)) option {
+	return option{name: name, typ: optButton, engine: true,
+		set: func(s *Session, o *option, _ string) (string, bool) {
+			press(s)
+			return o.name, true
+		}}
+}
+
+// notSearch marks an option that the search does not read: setting it
+// never reaches the searcher.
+func (o option) notSearch() option {
+	o.engine = false
+	return o
+}
 
 func findOption(name string) (*option, bool) {
 	for i := range optionList {
@@ -89,7 +182,8 @@ func (o *option) String() string {
 	}
 }
 
-// settings are the current values of all options.
+// settings are the current values of all options (each declaration in
+// optionList names its field) and what they have loaded.
 type settings struct {
 	hash, threads, multiPV, overhead int
 	ponder, showWDL, chess960        bool
@@ -107,11 +201,17 @@ type settings struct {
 	elo           int  // UCI_Elo
 }
 
+// defaultSettings are the options' declared defaults, with the net that
+// the default EvalFile names (the default SyzygyPath names no tables).
 func defaultSettings() settings {
-	net, _ := eval.DefaultNet()
-	return settings{hash: 16, threads: 1, multiPV: 1, overhead: 30,
-		evalFile: evalFileInternal, useNNUE: eval.UseNetByDefault, net: net,
-		tbProbeDepth: 1, tbLimit: 7, tb50: true, elo: search.EloMax}
+	var c settings
+	for i := range optionList {
+		if optionList[i].init != nil {
+			optionList[i].init(&c)
+		}
+	}
+	c.net, _ = eval.DefaultNet()
+	return c
 }
 
 func (s settings) searchOptions() search.Options {
@@ -156,6 +256,20 @@ func (s settings) tablebase() search.Tablebase {
 		return nil
 	}
 	return s.tb
+}
+
+// spinValue reads a spin value: a value out of range is clamped, with an
+// info string; a bad value is reported, and ok is false.
+func (s *Session) spinValue(o *option, value string) (n int, ok bool) {
+	n, note, err := parseSpin(o, value)
+	if err != nil {
+		s.errorf("%v", err)
+		return 0, false
+	}
+	if note != "" {
+		s.info("%s", note)
+	}
+	return n, true
 }
 
 // parseSpin reads a spin value. A value out of range is clamped and

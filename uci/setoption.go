@@ -2,11 +2,15 @@ package uci
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/rochade/rochade/tablebase"
 )
 
+// cmdSetOption looks the option up in optionList and lets its
+// declaration apply the value. A changed search setting reaches the
+// searcher at once, or when the running search ends.
 func (s *Session) cmdSetOption(args []string) {
 	// setoption name <name words> [value <value words>]
 	if len(args) == 0 || args[0] != "name" {
@@ -14,15 +18,8 @@ func (s *Session) cmdSetOption(args []string) {
 		return
 	}
 	args = args[1:]
-	vi := -1
-	for i, a := range args {
-		if a == "value" {
-			vi = i
-			break
-		}
-	}
 	nameWords, value := args, ""
-	if vi >= 0 {
+	if vi := slices.Index(args, "value"); vi >= 0 {
 		nameWords, value = args[:vi], strings.Join(args[vi+1:], " ")
 	}
 	name := strings.Join(nameWords, " ")
@@ -32,105 +29,11 @@ func (s *Session) cmdSetOption(args []string) {
 		return
 	}
 	old := s.set
-	switch o.typ {
-	case optSpin:
-		n, note, err := parseSpin(o, value)
-		if err != nil {
-			s.errorf("%v", err)
-			return
-		}
-		if note != "" {
-			s.info("%s", note)
-		}
-		if o.tune {
-			s.setTunable(o, n)
-			s.logEvent("option", fmt.Sprintf("%s = %d", o.name, n))
-			return
-		}
-		switch o.name {
-		case "Hash":
-			s.set.hash = s.clampHash(n)
-		case "Threads":
-			s.set.threads = s.clampThreads(n)
-		case "MultiPV":
-			s.set.multiPV = n
-		case "Move Overhead":
-			s.set.overhead = n
-		case "SyzygyProbeDepth":
-			s.set.tbProbeDepth = n
-		case "SyzygyProbeLimit":
-			s.set.tbLimit = n
-		case "UCI_Elo":
-			s.set.elo = n
-		}
-	case optCheck:
-		b, err := parseCheck(o, value)
-		if err != nil {
-			s.errorf("%v", err)
-			return
-		}
-		switch o.name {
-		case "Ponder":
-			s.set.ponder = b
-		case "UCI_ShowWDL":
-			s.set.showWDL = b
-		case "UCI_Chess960":
-			s.set.chess960 = b
-		case "Use NNUE":
-			s.set.useNNUE = b
-			if b && s.set.net == nil {
-				s.info("Use NNUE: no net is loaded; the hand-written evaluation stays in use")
-			}
-		case "Syzygy50MoveRule":
-			s.set.tb50 = b
-		case "UCI_LimitStrength":
-			s.set.limitStrength = b
-		}
-	case optButton:
-		if s.searching() {
-			s.pendingClear = true
-			s.info("Clear Hash will be done when the current search ends")
-		} else {
-			s.searcher.Clear()
-		}
-		s.logEvent("option", o.name)
+	logged, ok := o.set(s, o, value)
+	if !ok {
 		return
-	case optString:
-		if value == "<empty>" {
-			value = ""
-		}
-		if o.name == "EvalFile" {
-			net, err := loadEvalFile(value)
-			if err != nil {
-				s.errorf("EvalFile %q: %v; keeping %s", value, err, s.set.evalFile)
-				return
-			}
-			if value == "" {
-				value = evalFileInternal
-			}
-			s.set.evalFile, s.set.net = value, net
-			s.info("EvalFile %s loaded (net %s)", value, net.Hash)
-			break
-		}
-		if o.name == "SyzygyPath" {
-			s.setSyzygyPath(value)
-			break
-		}
-		s.outMu.Lock()
-		s.log.event("option", fmt.Sprintf("%s = %s", o.name, value))
-		s.log.close()
-		var err error
-		if value != "" {
-			err = s.log.open(value)
-		}
-		s.outMu.Unlock()
-		if err != nil {
-			s.errorf("Debug Log File: %v", err)
-			value = ""
-		}
-		s.set.logFile = value
 	}
-	s.logEvent("option", fmt.Sprintf("%s = %s", o.name, value))
+	s.logEvent("option", logged)
 	if o.engine && s.set != old {
 		if s.searching() {
 			s.pendingOptions = true
@@ -141,11 +44,81 @@ func (s *Session) cmdSetOption(args []string) {
 	}
 }
 
+// The functions below apply the options whose value is more than a
+// plain store into settings; optionList names each beside its option.
+
+// setHash applies Hash: the size is held to the memory budget.
+func (s *Session) setHash(n int) {
+	s.set.hash = s.clampHash(n)
+}
+
+// setThreads applies Threads: the count is held to the memory budget.
+func (s *Session) setThreads(n int) {
+	s.set.threads = s.clampThreads(n)
+}
+
+// clearHash is the Clear Hash button: it empties the hash table and the
+// histories now, or when the running search ends.
+func (s *Session) clearHash() {
+	if s.searching() {
+		s.pendingClear = true
+		s.info("Clear Hash will be done when the current search ends")
+	} else {
+		s.searcher.Clear()
+	}
+}
+
+// setUseNNUE applies Use NNUE; on with no net loaded, it says that the
+// hand-written evaluation stays in use.
+func (s *Session) setUseNNUE(b bool) {
+	s.set.useNNUE = b
+	if b && s.set.net == nil {
+		s.info("Use NNUE: no net is loaded; the hand-written evaluation stays in use")
+	}
+}
+
+// setEvalFile loads the net that an EvalFile value names ("" is the
+// internal net). A file that does not load is reported and refused: the
+// previous net stays.
+func (s *Session) setEvalFile(value string) bool {
+	net, err := loadEvalFile(value)
+	if err != nil {
+		s.errorf("EvalFile %q: %v; keeping %s", value, err, s.set.evalFile)
+		return false
+	}
+	if value == "" {
+		value = evalFileInternal
+	}
+	s.set.evalFile, s.set.net = value, net
+	s.info("EvalFile %s loaded (net %s)", value, net.Hash)
+	return true
+}
+
+// setDebugLogFile closes the debug log (recording the change in it
+// first) and opens the named file; "" turns the log off. A file that
+// cannot be opened is reported, and the log stays off.
+func (s *Session) setDebugLogFile(value string) bool {
+	s.outMu.Lock()
+	s.log.event("option", fmt.Sprintf("%s = %s", "Debug Log File", value))
+	s.log.close()
+	var err error
+	if value != "" {
+		err = s.log.open(value)
+	}
+	s.outMu.Unlock()
+	if err != nil {
+		s.errorf("Debug Log File: %v", err)
+		value = ""
+	}
+	s.set.logFile = value
+	return true
+}
+
 // setSyzygyPath looks for tablebase files in the folders of path and
 // reports how many it found. Folders that cannot be read are reported too;
 // neither stops the session. The tables found before stay mapped (a
 // search may still be using them).
-func (s *Session) setSyzygyPath(path string) {
+func (s *Session) setSyzygyPath(path string) bool {
 	s.set.syzygyPath = path
 	tb, warnings := tablebase.Open(path)
 	for _, w := range warnings {
@@ -156,4 +129,5 @@ func (s *Session) setSyzygyPath(path string) {
 		s.set.tb = nil
 	}
 	s.info("found %d tablebases", tb.Count())
+	return true
 }

@@ -1,6 +1,7 @@
 package uci
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -19,15 +20,26 @@ func registerTune() {
 	commands["spsa"] = true
 }
 
-// tuneOptions are the spin options of the tunable parameters, with their
-// current values as defaults.
+// tuneOptions are the spin options of the tunable parameters, declared
+// by search's paramTable, with their current values as defaults.
 func tuneOptions() []option {
 	var opts []option
 	for _, t := range search.TunableParams() {
 		opts = append(opts, option{name: t.Name, typ: optSpin, def: strconv.Itoa(t.Value()),
-			min: t.Min, max: t.Max, tune: true})
+			min: t.Min, max: t.Max, tune: true, set: setTuneOption})
 	}
 	return opts
+}
+
+// setTuneOption is the setoption of a tunable parameter: the value,
+// clamped to the range, goes to the search (the log records it so).
+func setTuneOption(s *Session, o *option, value string) (string, bool) {
+	n, ok := s.spinValue(o, value)
+	if !ok {
+		return "", false
+	}
+	s.setTunable(o, n)
+	return fmt.Sprintf("%s = %d", o.name, n), true
 }
 
 // setTunable sets a search parameter; during a search it waits for the
