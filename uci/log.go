@@ -38,8 +38,8 @@ type logger struct {
 const logQueueBytes = 4 << 20
 
 // Patience of close: it waits for the writer to drain the queue as long
-// as the writer makes progress within this time (the target may be stuck
-// for good, so never longer).
+// as the writer makes progress within this time, and at most four times
+// as long in all (the target may be stuck for good).
 const (
 	logSwitchPatience = 100 * time.Millisecond // a new Debug Log File
 	logExitPatience   = 500 * time.Millisecond // the end of the session
@@ -143,7 +143,8 @@ func (q *logQueue) run(w io.Writer, c io.Closer) {
 }
 
 // close stops taking lines and waits for the writer to write out what is
-// queued, as long as it makes progress within patience.
+// queued, as long as it makes progress within patience, and at most four
+// times patience in all (a target read slowly but steadily).
 func (q *logQueue) close(patience time.Duration) {
 	q.mu.Lock()
 	q.closed = true
@@ -154,7 +155,7 @@ func (q *logQueue) close(patience time.Duration) {
 	}
 	last, idle := q.written.Load(), time.Duration(0)
 	const tick = 10 * time.Millisecond
-	for idle < patience {
+	for waited := time.Duration(0); idle < patience && waited < 4*patience; waited += tick {
 		select {
 		case <-q.done:
 			return
@@ -193,8 +194,7 @@ func (l *logger) takeLost() string {
 			l.lost = fmt.Sprintf("the debug log %s failed (%v); logging stopped", l.name, err)
 			l.closeWait(0)
 		case drops:
-			l.lost = fmt.Sprintf("the debug log %s cannot keep up; lines that do not fit its %d MB queue are dropped (the log notes how many)",
-				l.name, logQueueBytes>>20)
+			l.lost = fmt.Sprintf("the debug log %s cannot keep up; lines are dropped while its queue is full (the log notes how many)", l.name)
 		}
 	}
 	msg := l.lost
