@@ -161,7 +161,16 @@ func TestOverlongLines(t *testing.T) {
 	if got[len(got)-1] != "bestmove 0000" {
 		t.Errorf("go after a lost position line behind unknown tokens: %q", got)
 	}
-	e.closeAndWait(5 * sec)
+
+	// A command without arguments is still run: a GUI waiting for
+	// readyok gets it.
+	e.send("isready" + strings.Repeat(" x", 600000))
+	got = e.until("readyok", 5*sec)
+	if len(got) != 2 || !strings.Contains(got[0], "was ignored") {
+		t.Errorf("an over-long isready: %q", got)
+	}
+	e.send("quit" + strings.Repeat(" x", 600000))
+	e.waitExit(5 * sec)
 }
 
 // TestPonderhitDuringPerft: a ponderhit during a go perft that was the

@@ -109,7 +109,9 @@ func (s *Session) Run(in io.Reader) {
 	for {
 		line, long, err := readLine(r)
 		if long != nil {
-			s.longLine(long)
+			if !s.longLine(long) {
+				return
+			}
 		} else if line != "" {
 			if !s.Handle(line) {
 				return
@@ -190,9 +192,14 @@ func isSpace(b byte) bool {
 // error; a lost position is a refused one (the next go must not search
 // the position before it), and a lost go still gets its one bestmove,
 // the null move, as a go with no position does (go perft prints none).
-func (s *Session) longLine(long *overlong) {
+// A command that takes no arguments (isready, stop, ponderhit, quit) is
+// run without them, so that a GUI waiting for readyok is answered. It
+// returns false on quit.
+func (s *Session) longLine(long *overlong) bool {
 	s.errorf("a line of more than %d bytes was ignored", MaxLine)
 	switch long.cmd {
+	case "isready", "stop", "ponderhit", "quit":
+		return s.Handle(long.cmd)
 	case "position":
 		s.posError = "the position line was too long"
 	case "go":
@@ -205,6 +212,7 @@ func (s *Session) longLine(long *overlong) {
 			s.send("bestmove 0000")
 		}
 	}
+	return true
 }
 
 // maxMessage bounds an error message (which may quote input).
