@@ -2,7 +2,6 @@ package uci
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -163,23 +162,32 @@ func readLine(r *bufio.Reader) (line string, long *overlong, err error) {
 	}
 }
 
-// describeLong finds the command of the start of a too-long line.
+// describeLong finds the command of the start of a too-long line (more
+// of the line follows, so its last word may be cut and is not read).
 func describeLong(head []byte) *overlong {
-	words := bytes.Fields(head)
-	if n := len(head); n > 0 && !isSpace(head[n-1]) && len(words) > 0 {
-		words = words[:len(words)-1] // cut off
-	}
 	long := &overlong{}
-	for i, w := range words {
-		if commands[string(w)] {
-			long.cmd = string(w)
-			if long.cmd == "go" {
-				for _, a := range words[i+1:] {
-					long.perft = long.perft || string(a) == "perft"
-				}
-			}
+	for i := 0; i < len(head); {
+		for i < len(head) && isSpace(head[i]) {
+			i++
+		}
+		j := i
+		for j < len(head) && !isSpace(head[j]) {
+			j++
+		}
+		if j == len(head) {
 			break
 		}
+		switch w := head[i:j]; {
+		case long.cmd == "" && commands[string(w)]:
+			long.cmd = string(w)
+			if long.cmd != "go" {
+				return long
+			}
+		case long.cmd == "go" && string(w) == "perft":
+			long.perft = true
+			return long
+		}
+		i = j
 	}
 	return long
 }
