@@ -2,11 +2,13 @@ package uci
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/rochade/rochade/eval"
 	"github.com/rochade/rochade/search"
@@ -141,19 +143,28 @@ func parseSeed(s string) (uint64, error) {
 
 // readBook reads the positions of an EPD or FEN file: one a line, the
 // four position fields, then move counters as FEN fields or as the
-// opcodes hmvc and fmvn. Blank lines and lines starting with # are
-// skipped; every line is checked.
+// opcodes hmvc and fmvn. A UTF-8 byte-order mark, blank lines and lines
+// starting with # are skipped; every line is checked. Only a regular
+// file of at most maxBookBytes is read: opening a FIFO would wait for a
+// writer, and a device (/dev/zero) never ends.
 func readBook(path string) ([]string, error) {
-	f, err := os.Open(path)
+	f, fi, err := openRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	if fi.Size() > maxBookBytes {
+		return nil, fmt.Errorf("%s is %d bytes, more than a book may have (%d)", path, fi.Size(), maxBookBytes)
+	}
 	var fens []string
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(io.LimitReader(f, maxBookBytes))
 	sc.Buffer(make([]byte, 64*1024), MaxLine)
 	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
+		text := sc.Text()
+		if n == 1 {
+			text = strings.TrimPrefix(text, "\ufeff")
+		}
+		line := strings.TrimSpace(text)
 		if line == "" || line[0] == '#' {
 			continue
 		}
@@ -171,6 +182,10 @@ func readBook(path string) ([]string, error) {
 	}
 	return fens, nil
 }
+
+// maxBookBytes bounds a book: all 921,600 DFRC start positions as EPD
+// take about 60 MB.
+const maxBookBytes = 256 << 20
 
 // bookFEN turns one EPD or FEN line into a checked FEN.
 func bookFEN(line string) (string, error) {
@@ -226,6 +241,12 @@ func genfensRand(seed uint64) *rand.Rand {
 // cmdGenfens runs genfens. The balance searches run on an engine of
 // their own (one thread, 16 MB, cleared before each), with the session's
 // evaluation, so that the openings do not depend on Threads or Hash.
+//
+// It runs like a search, on a goroutine of its own (a million openings
+// take hours): isready is answered meanwhile, and stop, quit, a new go or
+// the end of input end it, with an info string saying how many openings
+// were made. The book is read there too. On the command line
+// (RunCommands) it runs to its end before the next argument.
 func (s *Session) cmdGenfens(args []string) {
 	if s.searching() {
 		s.errorf("genfens: a search is running; send stop first")
@@ -236,21 +257,42 @@ func (s *Session) cmdGenfens(args []string) {
 		s.errorf("genfens: %v", err)
 		return
 	}
-	var book []string
-	if g.book != "" {
-		if book, err = readBook(g.book); err != nil {
-			s.errorf("genfens: book: %v", err)
-			return
+	net := s.set.evalNet()
+	done := make(chan struct{})
+	s.done = done
+	// A control of its own, which no search uses: stop and ponderhit
+	// must find one.
+	s.ctl = search.NewControl()
+	stop := &s.perftStop
+	stop.Store(false)
+	s.genfensStarted = true
+	s.logEvent("genfens", strings.Join(args, " "))
+	go func() {
+		defer close(done)
+		var book []string
+		if g.book != "" {
+			var err error
+			if book, err = readBook(g.book); err != nil {
+				s.errorf("genfens: book: %v", err)
+				return
+			}
 		}
-	}
-	fens, err := genfens(g, book, s.set.evalNet(), func(fen string) { s.send("info string genfens " + fen) })
-	if err != nil {
-		s.errorf("genfens: %v after %d of %d openings", err, len(fens), g.n)
-	}
+		fens, err := genfens(g, book, net, stop, func(fen string) { s.send("info string genfens " + fen) })
+		switch {
+		case err == errGenfensStopped:
+			s.errorf("genfens: stopped after %d of %d openings", len(fens), g.n)
+		case err != nil:
+			s.errorf("genfens: %v after %d of %d openings", err, len(fens), g.n)
+		}
+	}()
 }
 
-// genfens makes the openings, handing each to emit as it is found.
-func genfens(g genfensArgs, book []string, net *eval.Net, emit func(string)) ([]string, error) {
+var errGenfensStopped = errors.New("stopped")
+
+// genfens makes the openings, handing each to emit as it is found. It
+// looks at stop before each try (a balance search takes milliseconds) and
+// then returns errGenfensStopped.
+func genfens(g genfensArgs, book []string, net *eval.Net, stop *atomic.Bool, emit func(string)) ([]string, error) {
 	var fens []string
 	if g.n == 0 {
 		return fens, nil
@@ -271,11 +313,18 @@ func genfens(g genfensArgs, book []string, net *eval.Net, emit func(string)) ([]
 		f := strings.Fields(fen)
 		return strings.Join(f[:min(4, len(f))], " ")
 	}
-	keep := func(fen string) bool { return !seen[key(fen)] }
+	// A stop makes the remaining tries of Opening fail at once.
+	keep := func(fen string) bool { return !stop.Load() && !seen[key(fen)] }
 	r := genfensRand(g.seed)
 	var ml v.MoveList
 	for len(fens) < g.n {
+		if stop.Load() {
+			return fens, errGenfensStopped
+		}
 		_, fen, err := g.mix.Opening(r, &ml, start, (*v.Position).FEN, keep, score)
+		if stop.Load() {
+			return fens, errGenfensStopped
+		}
 		if err != nil {
 			return fens, err
 		}

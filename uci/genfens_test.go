@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	v "github.com/rochade/rochade/variant960"
 )
@@ -124,7 +126,7 @@ func TestGenfensBook(t *testing.T) {
 		t.Fatal(err)
 	}
 	net := settings.evalNet(defaultSettings())
-	fens, err := genfens(g, book, net, func(string) {})
+	fens, err := genfens(g, book, net, new(atomic.Bool), func(string) {})
 	if err == nil || len(fens) != 3 {
 		t.Fatalf("%q %v", fens, err)
 	}
@@ -135,7 +137,7 @@ func TestGenfensBook(t *testing.T) {
 	}
 	// With random plies: each opening is 2 plies past a book position.
 	g.n, g.mix.MinPlies, g.mix.MaxPlies = 10, 2, 2
-	fens, err = genfens(g, book, net, func(string) {})
+	fens, err = genfens(g, book, net, new(atomic.Bool), func(string) {})
 	if err != nil || len(fens) != 10 {
 		t.Fatalf("%q %v", fens, err)
 	}
@@ -143,5 +145,80 @@ func TestGenfensBook(t *testing.T) {
 		if n := strings.Fields(f)[5]; n != "2" && n != "3" {
 			t.Errorf("%s: move number %s", f, n)
 		}
+	}
+}
+
+// TestGenfensBookBOM: a book saved with a UTF-8 byte-order mark (as some
+// Windows editors save) was refused: its first line was no FEN.
+func TestGenfensBookBOM(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bom.epd")
+	text := "\ufeffbqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - hmvc 0; fmvn 1;\r\n" +
+		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\r\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	book, err := readBook(path)
+	if err != nil || len(book) != 2 || book[0] != "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1" {
+		t.Fatalf("%q %v", book, err)
+	}
+	// A mark anywhere else is still an error.
+	if err := os.WriteFile(path, []byte(strings.ReplaceAll(text, "\r\nrnb", "\r\n\ufeffrnb")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readBook(path); err == nil {
+		t.Error("a byte-order mark on the second line was accepted")
+	}
+}
+
+// TestGenfensBookNotRegular: a directory or a device is no book.
+func TestGenfensBookNotRegular(t *testing.T) {
+	for _, path := range []string{t.TempDir(), os.DevNull} {
+		if _, err := readBook(path); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("%s: %v", path, err)
+		}
+	}
+}
+
+// TestGenfensStops: genfens looks at its stop flag between tries.
+func TestGenfensStops(t *testing.T) {
+	g, err := parseGenfens(strings.Fields("1000 seed 3 book None"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stop atomic.Bool
+	n := 0
+	start := time.Now()
+	fens, err := genfens(g, nil, nil, &stop, func(string) {
+		if n++; n == 3 {
+			stop.Store(true)
+		}
+	})
+	if err != errGenfensStopped || len(fens) != 3 {
+		t.Errorf("%d openings, %v; want 3, stopped", len(fens), err)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("took %v", took)
+	}
+}
+
+// TestGenfensSessionAnswers: during genfens the loop answers isready at
+// once and stop ends it with one error line; the session then searches.
+func TestGenfensSessionAnswers(t *testing.T) {
+	var out syncBuffer
+	s := NewSession(&out, Config{})
+	defer s.Close()
+	start := time.Now()
+	s.Handle("genfens 1048576 seed 1 book None")
+	s.Handle("isready")
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("isready answered after %v", took)
+	}
+	if !strings.Contains(out.String(), "readyok") {
+		t.Errorf("no readyok: %q", out.String())
+	}
+	s.Handle("stop")
+	s.wait(0)
+	if n := strings.Count(out.String(), "info string error: genfens: stopped after"); n != 1 {
+		t.Errorf("%d stop lines: %q", n, out.String())
 	}
 }

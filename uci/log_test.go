@@ -1,9 +1,13 @@
 package uci
 
 import (
+	"bytes"
 	"errors"
+	"os"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/rs/zerolog"
 )
@@ -19,22 +23,118 @@ func (f *failAfter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// testLogger is a logger writing to w through a queue of limit bytes.
+func testLogger(w *lockedWriter, limit int) *logger {
+	l := &logger{name: "x.log", q: newLogQueue(w, nil, limit)}
+	zl := zerolog.New(l.q)
+	l.zl = &zl
+	return l
+}
+
+// lockedWriter passes writes to w; while gate is held, they wait.
+type lockedWriter struct {
+	gate sync.Mutex
+	mu   sync.Mutex
+	w    interface{ Write([]byte) (int, error) }
+}
+
+func (b *lockedWriter) Write(p []byte) (int, error) {
+	b.gate.Lock()
+	defer b.gate.Unlock()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.w.Write(p)
+}
+
 // TestLogStopsAtFirstFailure: the log stops at the first failed write and
 // the reason is handed over once.
 func TestLogStopsAtFirstFailure(t *testing.T) {
-	l := &logger{name: "x.log", w: &errWriter{w: &failAfter{n: 500}}}
-	zl := zerolog.New(l.w)
-	l.zl = &zl
-	for i := 0; i < 100; i++ {
+	l := testLogger(&lockedWriter{w: &failAfter{n: 500}}, logQueueBytes)
+	var msg string
+	for i := 0; i < 1000 && msg == ""; i++ {
 		l.line("out", "info depth 1 score cp 20 pv e2e4")
+		msg = l.takeLost()
+		time.Sleep(time.Millisecond)
 	}
 	if l.zl != nil {
 		t.Fatal("the log still runs after failed writes")
 	}
-	if msg := l.takeLost(); !strings.Contains(msg, "x.log") || !strings.Contains(msg, "no space left") {
+	if !strings.Contains(msg, "x.log") || !strings.Contains(msg, "no space left") {
 		t.Errorf("reason: %q", msg)
 	}
 	if msg := l.takeLost(); msg != "" {
 		t.Errorf("reason given twice: %q", msg)
+	}
+}
+
+// TestLogNeverBlocks: a target that takes nothing (a stderr pipe nobody
+// reads) blocked every line, and so the protocol. Lines now go into a
+// bounded queue; those that do not fit are dropped and counted, the
+// session is told once, and the log notes the count when it can write.
+func TestLogNeverBlocks(t *testing.T) {
+	var buf bytes.Buffer
+	w := &lockedWriter{w: &buf}
+	w.gate.Lock() // the target is stuck
+	l := testLogger(w, 4096)
+	start := time.Now()
+	const lines = 10000
+	for i := 0; i < lines; i++ {
+		l.line("out", "info depth 1 seldepth 1 multipv 1 score cp 20 nodes 20 nps 20000 hashfull 0 tbhits 0 time 1 pv e2e4")
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Fatalf("%d lines took %v", lines, took)
+	}
+	msg := l.takeLost()
+	if !strings.Contains(msg, "x.log") || !strings.Contains(msg, "dropped") {
+		t.Errorf("first note: %q", msg)
+	}
+	l.line("out", "more")
+	if msg := l.takeLost(); msg != "" {
+		t.Errorf("a second note: %q", msg)
+	}
+	// A close while the target is stuck does not wait for it for good.
+	q := l.q
+	start = time.Now()
+	l.closeWait(logExitPatience)
+	if took := time.Since(start); took > 5*logExitPatience {
+		t.Errorf("close waited %v", took)
+	}
+	w.gate.Unlock()
+	<-q.done
+	w.mu.Lock()
+	out := buf.String()
+	w.mu.Unlock()
+	if !strings.Contains(out, `"dropped":`) || !strings.Contains(out, "log lines were dropped") {
+		t.Errorf("the log does not note the dropped lines:\n%.2000s", out)
+	}
+}
+
+// TestLogDrains: on close, every queued line reaches a working target.
+func TestLogDrains(t *testing.T) {
+	var buf bytes.Buffer
+	l := testLogger(&lockedWriter{w: &buf}, logQueueBytes)
+	for i := 0; i < 2000; i++ {
+		l.line("in", "isready")
+	}
+	l.closeWait(logExitPatience)
+	if n := strings.Count(buf.String(), "isready"); n != 2000 {
+		t.Errorf("%d of 2000 lines written", n)
+	}
+}
+
+// TestLogTargets: a directory is refused; a character device (the null
+// device) and a regular file are taken.
+func TestLogTargets(t *testing.T) {
+	dir := t.TempDir()
+	if _, _, err := openLogTarget(dir); err == nil {
+		t.Errorf("%s: a directory was taken", dir)
+	}
+	for _, name := range []string{os.DevNull, dir + "/x.log"} {
+		_, c, err := openLogTarget(name)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		c.Close()
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -46,6 +45,9 @@ type Session struct {
 	pendingOptions bool           // search options changed during a search
 	pendingClear   bool           // Clear Hash / ucinewgame during a search
 	pendingTune    map[string]int // search parameters set during a search (tune build)
+
+	logError       string // why --log was refused, said after the first uciok
+	genfensStarted bool   // the last command started genfens (RunCommands waits for it)
 }
 
 // NewSession makes a session that writes protocol output to out.
@@ -57,8 +59,12 @@ func NewSession(out io.Writer, cfg Config) *Session {
 	}
 	if cfg.LogFile != "" {
 		if err := s.log.open(cfg.LogFile); err != nil {
-			// Not on stdout: nothing may come before `id name`.
-			fmt.Fprintf(os.Stderr, "rochade: --log: %v\n", err)
+			// Nothing may come before `id name`: the GUI hears of it
+			// after uciok, and stderr at once, where it is not stdout.
+			s.logError = fmt.Sprintf("--log %s: %v; no debug log", cfg.LogFile, err)
+			if !sameAsStdout(os.Stderr) {
+				fmt.Fprintf(os.Stderr, "rochade: --log: %v\n", err)
+			}
 		}
 	}
 	mk := cfg.NewSearcher
@@ -77,11 +83,11 @@ func (s *Session) applyOptions() {
 	setMemoryLimit(currentBudget(), s.set.hash, s.set.threads)
 }
 
-// Close closes the debug log.
+// Close closes the debug log, giving it a moment to write out its queue.
 func (s *Session) Close() {
 	s.outMu.Lock()
 	defer s.outMu.Unlock()
-	s.log.close()
+	s.log.closeWait(logExitPatience)
 }
 
 // Run reads commands until quit or end of input.
@@ -101,12 +107,9 @@ func (s *Session) Run(in io.Reader) {
 	r := bufio.NewReaderSize(in, 1<<16)
 	for {
 		line, long, err := readLine(r)
-		if long {
-			s.errorf("a line of more than %d bytes was ignored", MaxLine)
-			if f := strings.Fields(line); len(f) > 0 && f[0] == "position" {
-				// A lost position command is a refused one: the next
-				// go must not search the position before it.
-				s.posError = "the position line was too long"
+		if long != nil {
+			if !s.longLine(long) {
+				return
 			}
 		} else if line != "" {
 			if !s.Handle(line) {
@@ -126,31 +129,99 @@ func (s *Session) Run(in io.Reader) {
 // skipped as a whole (a game of 6,000 moves fits many times over).
 const MaxLine = 1 << 20
 
+// overlong is what is kept of a line longer than MaxLine: its command
+// (after unknown leading tokens, as Handle skips them; "" if there is
+// none in its first MaxLine bytes) and, for go, whether it asks for perft.
+type overlong struct {
+	cmd   string
+	perft bool
+}
+
 // readLine reads one line; a line longer than MaxLine is read to its end
-// and dropped (long is true), so that no input can make the reader grow
-// without bound.
-func readLine(r *bufio.Reader) (line string, long bool, err error) {
+// and dropped (long says what it was), so that no input can make the
+// reader grow without bound.
+func readLine(r *bufio.Reader) (line string, long *overlong, err error) {
 	var buf []byte
 	for {
 		frag, err := r.ReadSlice('\n')
-		if !long && len(buf)+len(frag) <= MaxLine {
+		if long == nil && len(buf)+len(frag) <= MaxLine {
 			buf = append(buf, frag...)
-		} else if !long {
-			// Too long: keep only its start, so that the caller can
-			// tell which command was lost.
-			long = true
-			buf = append(buf, frag...)
-			buf = slices.Clone(buf[:min(len(buf), longHead)])
+		} else if long == nil {
+			// Too long: tell from its first MaxLine bytes (the last
+			// word may be cut) which command was lost.
+			long = describeLong(buf)
+			buf = nil
 		}
 		if err == bufio.ErrBufferFull {
 			continue
 		}
-		return string(buf), long, err
+		if long != nil {
+			return "", long, err
+		}
+		return string(buf), nil, err
 	}
 }
 
-// longHead is how much of a too-long line readLine keeps.
-const longHead = 64
+// describeLong finds the command of the start of a too-long line (more
+// of the line follows, so its last word may be cut and is not read).
+func describeLong(head []byte) *overlong {
+	long := &overlong{}
+	for i := 0; i < len(head); {
+		for i < len(head) && isSpace(head[i]) {
+			i++
+		}
+		j := i
+		for j < len(head) && !isSpace(head[j]) {
+			j++
+		}
+		if j == len(head) {
+			break
+		}
+		switch w := head[i:j]; {
+		case long.cmd == "" && commands[string(w)]:
+			long.cmd = string(w)
+			if long.cmd != "go" {
+				return long
+			}
+		case long.cmd == "go" && string(w) == "perft":
+			long.perft = true
+			return long
+		}
+		i = j
+	}
+	return long
+}
+
+func isSpace(b byte) bool {
+	return b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\v' || b == '\f'
+}
+
+// longLine answers a line that was too long to read. It is lost with an
+// error; a lost position is a refused one (the next go must not search
+// the position before it), and a lost go still gets its one bestmove,
+// the null move, as a go with no position does (go perft prints none).
+// A command that takes no arguments (isready, stop, ponderhit, quit) is
+// run without them, so that a GUI waiting for readyok is answered. It
+// returns false on quit.
+func (s *Session) longLine(long *overlong) bool {
+	s.errorf("a line of more than %d bytes was ignored", MaxLine)
+	switch long.cmd {
+	case "isready", "stop", "ponderhit", "quit":
+		return s.Handle(long.cmd)
+	case "position":
+		s.posError = "the position line was too long"
+	case "go":
+		if s.searching() {
+			s.stop()
+			s.wait(0)
+			s.applyPending()
+		}
+		if !long.perft {
+			s.send("bestmove 0000")
+		}
+	}
+	return true
+}
 
 // maxMessage bounds an error message (which may quote input).
 const maxMessage = 300
@@ -268,17 +339,47 @@ var commands = map[string]bool{
 // command line runs its arguments as commands when the first is one).
 func IsCommand(word string) bool { return commands[word] }
 
-// RunCommands executes lines as Handle does, in order, until quit; then
-// it waits for a search that is still running to finish (as `go depth 5`
-// given alone asks). This is how the command line's arguments run, as
-// Stockfish runs them: rochade "genfens 10 seed 1 book None" quit.
+// RunCommands executes lines as Handle does, in order, until quit. This
+// is how the command line's arguments run, as Stockfish runs them:
+// rochade "genfens 10 seed 1 book None" quit. A genfens runs to its end
+// before the next line (OpenBench reads all N openings). After the last
+// line, a search with a limit (depth, nodes, mate, movetime, a clock)
+// runs to it, as `go depth 5` given alone asks; one without (a bare go,
+// go infinite, go ponder) would never end, since no stop can follow, and
+// is stopped at once, as Stockfish stops it: it prints its bestmove.
 func (s *Session) RunCommands(lines []string) {
+	var lastGo []string
 	for _, l := range lines {
+		if f := strings.Fields(l); len(f) > 0 {
+			if i := commandIndex(f); i < len(f) && f[i] == "go" {
+				lastGo = f[i+1:]
+			}
+		}
+		s.genfensStarted = false
 		if !s.Handle(l) {
 			return
 		}
+		if s.genfensStarted {
+			s.wait(0)
+		}
+	}
+	if s.searching() && lastGo != nil {
+		if lim, _, _ := s.parseGo(lastGo); lim.Infinite || lim.Ponder {
+			s.stop()
+		}
 	}
 	s.wait(0)
+}
+
+// commandIndex returns the index of the first known command among
+// words, len(words) if there is none: as the protocol asks, unknown
+// leading tokens are skipped.
+func commandIndex(words []string) int {
+	i := 0
+	for i < len(words) && !commands[words[i]] {
+		i++
+	}
+	return i
 }
 
 // Handle executes one input line. It returns false on quit.
@@ -292,10 +393,7 @@ func (s *Session) Handle(line string) bool {
 		return true
 	}
 	// As the protocol asks, skip unknown leading tokens and try the rest.
-	i := 0
-	for i < len(f) && !commands[f[i]] {
-		i++
-	}
+	i := commandIndex(f)
 	if i > 0 {
 		s.errorf("unknown command %q", strings.Join(f[:i], " "))
 		if i == len(f) {
@@ -328,7 +426,8 @@ func (s *Session) Handle(line string) bool {
 	case "stop":
 		s.stop()
 	case "ponderhit":
-		if s.searching() {
+		// A go perft has no control (and none may exist yet).
+		if s.searching() && s.ctl != nil {
 			s.ctl.PonderHit()
 		}
 	case "quit":
@@ -368,6 +467,10 @@ func (s *Session) cmdUCI() {
 	}
 	lines = append(lines, "uciok")
 	s.send(lines...)
+	if msg := s.logError; msg != "" {
+		s.logError = ""
+		s.errorf("%s", msg)
+	}
 	// A build whose embedded net does not load plays with the
 	// hand-written evaluation; the GUI must hear of it.
 	if _, err := eval.DefaultNet(); err != nil && s.set.evalFile == evalFileInternal {

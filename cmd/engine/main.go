@@ -41,11 +41,14 @@ Usage:
                                        (tune build only: make tune, docs/openbench.md)
   rochade version                      print the version
   rochade help                         this text
-  rochade "CMD" ["CMD" ...]            run UCI commands, one an argument, then exit
+  rochade "CMD" ["CMD" ...]            run UCI commands, one an argument, then exit; stdin is
+                                       not read, a search with a limit runs to it and one without
+                                       (go, go infinite, go ponder) is stopped at the end
                                        (OpenBench: rochade "genfens 64 seed 1 book None" quit)
 
 Global flags (before the subcommand):
-  --log FILE    write the debug log to FILE ("-" for stderr); never to stdout
+  --log FILE    write the debug log to FILE ("-" for stderr): a regular file or a terminal,
+                never stdout; a log that cannot keep up loses lines, never answers
   --help        this text
 `
 
