@@ -84,13 +84,14 @@ test:
 test-race:
 	$(TESTCHECK) $(GO) test -race -json ./...
 
-# Long runs: perft depth 5 of all 960 start positions, thousands of
-# oracle games, longer self-play; then the windows/amd64 build under Wine
-# (tests/wine_test.go, build tag wine; they skip without Wine and
-# MinGW-w64; scripts/wine/setup.sh installs them and prepares the prefix,
-# docs/reliability.md "Windows under Wine").
+# Long runs: perft depth 5 of all 960 start positions and thousands of
+# oracle games (variant960), longer self-play and more hostile input
+# (tests); each package has its own -long flag. Then the windows/amd64
+# build under Wine (tests/wine_test.go, build tag wine; they skip without
+# Wine and MinGW-w64; scripts/wine/setup.sh installs them and prepares the
+# prefix, docs/reliability.md "Windows under Wine").
 test-long:
-	$(GO) test -timeout 60m ./tests/ -long
+	$(GO) test -timeout 60m ./variant960/ ./tests/ -long
 	$(GO) test -timeout 30m -tags wine ./tests/ -run Wine
 
 # Search signature: `<nodes> nodes <nps> nps` on the last line.

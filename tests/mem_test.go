@@ -3,7 +3,6 @@ package tests
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -163,12 +162,7 @@ func TestHugeHash32Bit(t *testing.T) {
 	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
 		t.Skip("needs amd64 Linux to run a 386 build")
 	}
-	path := filepath.Join(t.TempDir(), "rochade-386")
-	cmd := exec.Command("go", "build", "-o", path, "../cmd/engine")
-	cmd.Env = append(os.Environ(), "GOARCH=386", "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("GOARCH=386 go build: %v\n%s", err, out)
-	}
+	path := buildEngine(t, engineBuild{goarch: "386", out: filepath.Join(t.TempDir(), "rochade-386")})
 	for _, req := range []string{"30000", "3000"} {
 		t.Run(req, func(t *testing.T) {
 			e := startProcessEnv(t, path, []string{"ROCHADE_MEMORY_MB="})

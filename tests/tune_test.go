@@ -77,10 +77,7 @@ func spinOptions(t *testing.T, e *engine) map[string][3]int {
 // search moves, and comes back with the default) as OpenBench's SPSA
 // sends it; and the plain build has none of these options.
 func TestTuneBuild(t *testing.T) {
-	tuneBin := filepath.Join(t.TempDir(), "rochade-tune")
-	if out, err := exec.Command("go", "build", "-tags", "tune", "-o", tuneBin, "../cmd/engine").CombinedOutput(); err != nil {
-		t.Fatalf("go build -tags tune: %v\n%s", err, out)
-	}
+	tuneBin := buildEngine(t, engineBuild{tags: "tune", out: filepath.Join(t.TempDir(), "rochade-tune")})
 	out, err := exec.Command(tuneBin, "spsa").Output()
 	if err != nil {
 		t.Fatalf("rochade-tune spsa: %v", err)

@@ -18,65 +18,139 @@ import (
 	v "github.com/rochade/rochade/variant960"
 )
 
-type build struct {
+// engineBuild says how buildEngine builds cmd/engine.
+type engineBuild struct {
+	race bool   // with the race detector (go build -race)
+	tags string // build tags (go build -tags), comma-separated
+	// goos and goarch make a cross build (windows/amd64 for Wine, 386
+	// Linux), with cgo off; empty is the host's.
+	goos, goarch string
+	// out is where the binary goes; it is built on each call. Empty is a
+	// file in the run's build directory, built once per run and removed
+	// when the run ends.
+	out string
+}
+
+// builds holds the binaries built once per run, by their engineBuild,
+// in one directory.
+var builds struct {
+	dirOnce sync.Once
+	dir     string
+	dirErr  error
+	mu      sync.Mutex
+	m       map[engineBuild]*builtEngine
+}
+
+type builtEngine struct {
 	once sync.Once
 	path string
 	err  error
 }
 
-var raceBuild, plainBuild build
-
 // TestMain removes the binaries built for the run.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	for _, b := range []*build{&raceBuild, &plainBuild} {
-		if b.path != "" {
-			os.RemoveAll(filepath.Dir(b.path))
-		}
+	if builds.dir != "" {
+		os.RemoveAll(builds.dir)
 	}
 	os.Exit(code)
+}
+
+// buildEngine builds cmd/engine as b says and returns the binary's path.
+// It is the one way the tests build the engine.
+func buildEngine(t testing.TB, b engineBuild) string {
+	t.Helper()
+	if b.out != "" {
+		if err := goBuildEngine(b, b.out); err != nil {
+			t.Fatal(err)
+		}
+		return b.out
+	}
+	builds.mu.Lock()
+	if builds.m == nil {
+		builds.m = map[engineBuild]*builtEngine{}
+	}
+	e := builds.m[b]
+	if e == nil {
+		e = &builtEngine{}
+		builds.m[b] = e
+	}
+	builds.mu.Unlock()
+	e.once.Do(func() {
+		builds.dirOnce.Do(func() { builds.dir, builds.dirErr = os.MkdirTemp("", "rochade-test-") })
+		if e.err = builds.dirErr; e.err != nil {
+			return
+		}
+		path := filepath.Join(builds.dir, b.fileName())
+		if e.err = goBuildEngine(b, path); e.err == nil {
+			e.path = path
+		}
+	})
+	if e.err != nil {
+		t.Fatal(e.err)
+	}
+	return e.path
+}
+
+// fileName names the binary of b in the run's build directory.
+func (b engineBuild) fileName() string {
+	name := "rochade"
+	if b.tags != "" {
+		name += "-" + strings.ReplaceAll(b.tags, ",", "-")
+	}
+	if b.race {
+		name += "-race"
+	}
+	if b.goos != "" || b.goarch != "" {
+		name += "-" + b.goos + "-" + b.goarch
+	}
+	if b.goos == "windows" {
+		name += ".exe"
+	}
+	return name
+}
+
+// goBuildEngine runs go build for b, writing the binary to path.
+func goBuildEngine(b engineBuild, path string) error {
+	args := []string{"build", "-o", path}
+	if b.race {
+		args = append(args, "-race")
+	}
+	if b.tags != "" {
+		args = append(args, "-tags", b.tags)
+	}
+	args = append(args, "../cmd/engine")
+	cmd := exec.Command("go", args...)
+	what := "go " + strings.Join(args, " ")
+	if b.goos != "" || b.goarch != "" {
+		env := []string{"CGO_ENABLED=0"}
+		if b.goos != "" {
+			env = append(env, "GOOS="+b.goos)
+		}
+		if b.goarch != "" {
+			env = append(env, "GOARCH="+b.goarch)
+		}
+		cmd.Env = append(os.Environ(), env...)
+		what = strings.Join(env, " ") + " " + what
+	}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("%s: %v\n%s", what, err, out)
+	}
+	return nil
 }
 
 // rochadeBin builds cmd/engine once per test run (with -race when the
 // tests run under the race detector) and returns the binary's path.
 func rochadeBin(t testing.TB) string {
 	t.Helper()
-	return buildEngine(t, &raceBuild, raceEnabled)
+	return buildEngine(t, engineBuild{race: raceEnabled})
 }
 
 // plainBin is rochadeBin without the race detector, for the
 // single-goroutine command-line tools (a race build starts slowly).
 func plainBin(t testing.TB) string {
 	t.Helper()
-	if !raceEnabled {
-		return rochadeBin(t)
-	}
-	return buildEngine(t, &plainBuild, false)
-}
-
-func buildEngine(t testing.TB, b *build, race bool) string {
-	t.Helper()
-	b.once.Do(func() {
-		dir, err := os.MkdirTemp("", "rochade-test-")
-		if err != nil {
-			b.err = err
-			return
-		}
-		b.path = filepath.Join(dir, "rochade")
-		args := []string{"build", "-o", b.path}
-		if race {
-			args = append(args, "-race")
-		}
-		args = append(args, "../cmd/engine")
-		out, err := exec.Command("go", args...).CombinedOutput()
-		if err != nil {
-			b.err = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if b.err != nil {
-		t.Fatal(b.err)
-	}
-	return b.path
+	return buildEngine(t, engineBuild{})
 }
 
 // engine is a running rochade process driven over pipes.

@@ -34,8 +34,8 @@ const wineTimeout = 120 * time.Second
 
 var wineOnce struct {
 	sync.Once
-	exe, prefix string
-	skip, err   string
+	prefix    string
+	skip, err string
 }
 
 // wineExe prepares the prefix (scripts/wine/setup.sh, which does nothing
@@ -65,19 +65,7 @@ func wineExe(t *testing.T) (exe, prefix string) {
 		ws := exec.Command("wineserver", "-p60")
 		ws.Env = wineEnv(prefix)
 		ws.Run()
-		dir, err := os.MkdirTemp("", "rochade-wine-")
-		if err != nil {
-			wineOnce.err = err.Error()
-			return
-		}
-		exe := filepath.Join(dir, "rochade.exe")
-		build := exec.Command("go", "build", "-o", exe, "../cmd/engine")
-		build.Env = append(os.Environ(), "GOOS=windows", "GOARCH=amd64", "CGO_ENABLED=0")
-		if out, err := build.CombinedOutput(); err != nil {
-			wineOnce.err = fmt.Sprintf("go build for windows/amd64: %v\n%s", err, out)
-			return
-		}
-		wineOnce.exe, wineOnce.prefix = exe, prefix
+		wineOnce.prefix = prefix
 	})
 	if wineOnce.skip != "" {
 		t.Skip(wineOnce.skip)
@@ -85,7 +73,7 @@ func wineExe(t *testing.T) (exe, prefix string) {
 	if wineOnce.err != "" {
 		t.Fatal(wineOnce.err)
 	}
-	return wineOnce.exe, wineOnce.prefix
+	return buildEngine(t, engineBuild{goos: "windows", goarch: "amd64"}), wineOnce.prefix
 }
 
 // wineEnv is the environment for Wine in the prefix: the replacement

@@ -1,4 +1,4 @@
-package tests
+package variant960_test
 
 import (
 	"fmt"

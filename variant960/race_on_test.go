@@ -1,0 +1,5 @@
+//go:build race
+
+package variant960_test
+
+const raceEnabled = true
