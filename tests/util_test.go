@@ -1,6 +1,13 @@
 package tests
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/rochade/rochade/internal/testutil"
+)
+
+// raceEnabled: the engine is built and tested under the race detector.
+const raceEnabled = testutil.RaceEnabled
 
 func splitFields(s string) []string {
 	if s == "-" || s == "" {

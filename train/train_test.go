@@ -15,11 +15,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rochade/rochade/internal/testutil"
 	v "github.com/rochade/rochade/variant960"
 )
 
 // randomFEN builds a random legal-looking position: two kings and up to
-// maxExtra other pieces (no pawns on the back ranks).
+// maxExtra other pieces (no pawns on the back ranks). A position that
+// ParseFEN accepts comes back in its FEN (Position.Placement); one it
+// refuses, with a '1' for every empty square.
 func randomFEN(r *rand.Rand, maxExtra int) string {
 	var board [64]byte
 	put := func(ch byte, pawn bool) {
@@ -46,34 +49,21 @@ func randomFEN(r *rand.Rand, maxExtra int) string {
 	if r.IntN(2) == 1 {
 		side = "b"
 	}
-	return placement(&board) + " " + side + " - - 0 1"
-}
-
-// placement is the FEN piece placement of a board (a1 = 0; 0 = empty).
-func placement(board *[64]byte) string {
-	var sb strings.Builder
-	for rank := 7; rank >= 0; rank-- {
-		empty := 0
+	ranks := make([]string, 8)
+	for rank := range 8 {
+		row := []byte("11111111")
 		for file := range 8 {
-			ch := board[rank*8+file]
-			if ch == 0 {
-				empty++
-				continue
+			if ch := board[rank*8+file]; ch != 0 {
+				row[file] = ch
 			}
-			if empty > 0 {
-				sb.WriteByte(byte('0' + empty))
-				empty = 0
-			}
-			sb.WriteByte(ch)
 		}
-		if empty > 0 {
-			sb.WriteByte(byte('0' + empty))
-		}
-		if rank > 0 {
-			sb.WriteByte('/')
-		}
+		ranks[7-rank] = string(row)
 	}
-	return sb.String()
+	fen := strings.Join(ranks, "/") + " " + side + " - - 0 1"
+	if p, err := v.ParseFEN(fen); err == nil {
+		return p.Placement() + " " + side + " - - 0 1"
+	}
+	return fen
 }
 
 // randomPositions returns n random positions that ParseFEN accepts.
@@ -353,7 +343,7 @@ func trainMaterial(t testing.TB) (*Trainer, *Dataset, []*v.Position, *Net) {
 	materialOnce.Do(func() {
 		r := rand.New(rand.NewPCG(11, 12))
 		n, epochs := 20000, 6
-		if raceEnabled {
+		if testutil.RaceEnabled {
 			n, epochs = 2000, 2
 		}
 		d, pos := materialData(t, r, n+500)
@@ -400,7 +390,7 @@ func TestFitMaterial(t *testing.T) {
 	}
 	mae /= float64(n)
 	t.Logf("material fit: val loss %.6f, mean abs error %.1f cp on %d positions with |score| <= 600", tr.Loss(val), mae, n)
-	if mae > 25 && !raceEnabled {
+	if mae > 25 && !testutil.RaceEnabled {
 		t.Errorf("mean abs error %.1f cp on held-out positions, want <= 25", mae)
 	}
 }
@@ -414,12 +404,12 @@ func TestQuantisedMatchesFloat(t *testing.T) {
 	tr, val, _, before := trainMaterial(t)
 	fl, ql := tr.Loss(val), tr.QuantLoss(tr.Net.Quantise(), val)
 	t.Logf("validation loss: float %.6f, quantised %.6f", fl, ql)
-	if math.Abs(fl-ql) > 0.1*fl && !raceEnabled {
+	if math.Abs(fl-ql) > 0.1*fl && !testutil.RaceEnabled {
 		t.Errorf("validation loss: float %.6f, quantised %.6f", fl, ql)
 	}
 	r := rand.New(rand.NewPCG(21, 22))
 	pos := randomPositions(t, r, 1000, 30)
-	if raceEnabled {
+	if testutil.RaceEnabled {
 		pos = pos[:100]
 	}
 	compare := func(n *Net) (mean, worst float64) {
@@ -434,7 +424,7 @@ func TestQuantisedMatchesFloat(t *testing.T) {
 	mb, wb := compare(before)
 	mean, worst := compare(tr.Net)
 	t.Logf("quantised vs float: mean abs %.2f cp, max %.1f cp (before finishing: %.2f, %.1f)", mean, worst, mb, wb)
-	if mean > 4 && !raceEnabled {
+	if mean > 4 && !testutil.RaceEnabled {
 		t.Errorf("quantised net differs from float by %.2f cp on average, want <= 4", mean)
 	}
 	// A net whose weights are exact multiples of the quantisation steps
@@ -845,23 +835,18 @@ func TestLRSchedule(t *testing.T) {
 	}
 }
 
-// fileMirrorFEN reflects the board across the vertical axis (a <-> h);
-// castling and en passant are dropped.
+// fileMirrorFEN reflects the board across the vertical axis (a <-> h):
+// each rank of the placement read backwards; castling and en passant are
+// dropped.
 func fileMirrorFEN(fen string) string {
 	f := strings.Fields(fen)
-	var board [64]byte
-	for i, rk := range strings.Split(f[0], "/") {
-		file := 7
-		for _, c := range []byte(rk) {
-			if c >= '1' && c <= '8' {
-				file -= int(c - '0')
-				continue
-			}
-			board[(7-i)*8+file] = c
-			file--
-		}
+	ranks := strings.Split(f[0], "/")
+	for i, rk := range ranks {
+		b := []byte(rk)
+		slices.Reverse(b)
+		ranks[i] = string(b)
 	}
-	return placement(&board) + " " + f[1] + " - - 0 1"
+	return strings.Join(ranks, "/") + " " + f[1] + " - - 0 1"
 }
 
 func TestAddMirrored(t *testing.T) {
