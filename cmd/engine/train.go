@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rochade/rochade/eval"
 	"github.com/rochade/rochade/train"
 	"github.com/rochade/rochade/uci"
 )
@@ -106,7 +107,7 @@ func trainMain(args []string, out, errOut io.Writer) error {
 	ckptDir := fs.String("checkpoint", "", "directory for float checkpoints and per-epoch nets")
 	resume := fs.String("resume", "", "checkpoint file (or checkpoint directory) to continue from")
 	mirror := fs.Bool("mirror", false, "also train on every training position reflected file-wise (a <-> h); validation positions are not reflected")
-	buckets := fs.Int("buckets", train.DefaultBuckets, fmt.Sprintf("output buckets by piece count, 1..%d (1: no buckets); a resumed run keeps its checkpoint's", train.MaxBuckets))
+	buckets := fs.Int("buckets", train.DefaultBuckets, fmt.Sprintf("output buckets by piece count, 1..%d (1: no buckets); a resumed run keeps its checkpoint's", eval.NetMaxBuckets))
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -120,8 +121,8 @@ func trainMain(args []string, out, errOut io.Writer) error {
 	if cfg.Batch < 1 || cfg.Epochs < 0 || *finish < 0 || cfg.Threads < 1 {
 		return errors.New("--batch and --threads must be positive, --epochs and --finish-epochs not negative")
 	}
-	if *buckets < 1 || *buckets > train.MaxBuckets {
-		return fmt.Errorf("--buckets %d: want 1..%d", *buckets, train.MaxBuckets)
+	if *buckets < 1 || *buckets > eval.NetMaxBuckets {
+		return fmt.Errorf("--buckets %d: want 1..%d", *buckets, eval.NetMaxBuckets)
 	}
 	if cfg.Schedule != "cosine" && cfg.Schedule != "step" {
 		return fmt.Errorf("unknown --schedule %q", cfg.Schedule)
@@ -131,7 +132,7 @@ func trainMain(args []string, out, errOut io.Writer) error {
 	start := time.Now()
 	flt := train.Filter{MaxScore: *maxScore, MinPly: *minPly}
 	man := manifest{
-		Format: fmt.Sprintf("RCHDNNUE v%d", train.NetVersion), Trainer: "rochade train " + uci.Version,
+		Format: fmt.Sprintf("RCHDNNUE v%d", eval.NetVersion), Trainer: "rochade train " + uci.Version,
 		Filters: flt, FilterRules: train.FilterRules, Epochs: cfg.Epochs, FinishEpochs: *finish, Batch: cfg.Batch,
 		LR: cfg.LR, Schedule: cfg.Schedule, WD: cfg.WD, Seed: cfg.Seed,
 	}
