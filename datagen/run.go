@@ -125,187 +125,257 @@ func Run(ctx context.Context, opt Options) error {
 	}
 	removeTemps(opt.Out)
 
-	// Resume: where the manifest ends, and the start positions so far.
+	r := &run{opt: opt, seen: make(map[uint64]struct{})}
+	if err := r.resume(); err != nil {
+		return err
+	}
+	if r.done(r.next, r.donePositions) {
+		return nil
+	}
+	r.ctx, r.cancel = context.WithCancel(ctx)
+	defer r.cancel()
+	results := r.startWorkers()
+	co, err := newChunkOut(opt.Out, len(r.entries))
+	if err != nil {
+		return err
+	}
+	defer co.close()
+	r.co = co
+	return r.collect(results)
+}
+
+// run is one generation run: its settings, what the output directory
+// holds, and the chunk being collected. Only the goroutine of Run
+// touches it, but for stopped, ctx and stop (read by the workers).
+type run struct {
+	opt     Options
+	ctx     context.Context
+	cancel  context.CancelFunc
+	stopped atomic.Bool // set once a limit is reached
+
+	entries       []ManifestEntry     // the manifest's chunks, those of this run included
+	seen          map[uint64]struct{} // the start positions' keys of the games kept
+	next          uint64              // the next game index to collect
+	doneGames     uint64              // games in the listed chunks
+	donePositions uint64              // positions in the listed chunks
+
+	co           *chunkOut
+	cw           chunkWriter         // the chunk in progress
+	chunkFirst   uint64              // its first game index
+	pending      map[uint64]*gameOut // finished games that wait for earlier ones
+	start        time.Time           // when collecting began
+	runPositions uint64              // positions and games this run made
+	runGames     uint64
+}
+
+// resume checks the chunks the manifest lists against this run's settings
+// and their checksums, and takes up where they end: the next game index,
+// the counts and the start positions used.
+func (r *run) resume() error {
+	opt := &r.opt
 	entries, err := ReadManifest(opt.Out)
 	if err != nil {
 		return err
 	}
-	seen := make(map[uint64]struct{})
-	var next, doneGames, donePositions uint64
 	for _, e := range entries {
 		if e.Seed != opt.Seed || e.Nodes != opt.Play.Nodes || e.HardNodes != opt.Play.HardNodes || e.Eval != EvalID(opt.Play.Net) {
 			return fmt.Errorf("datagen: %s holds chunks made with seed %d, nodes %d/%d, eval %s; this run has seed %d, nodes %d/%d, eval %s (use another --out)",
 				opt.Out, e.Seed, e.Nodes, e.HardNodes, e.Eval, opt.Seed, opt.Play.Nodes, opt.Play.HardNodes, EvalID(opt.Play.Net))
 		}
-		if e.FirstGame != next {
-			return fmt.Errorf("datagen: %s line %d: chunk starts at game %d, want %d", ManifestName, e.lineNumber, e.FirstGame, next)
+		if e.FirstGame != r.next {
+			return fmt.Errorf("datagen: %s line %d: chunk starts at game %d, want %d", ManifestName, e.lineNumber, e.FirstGame, r.next)
 		}
-		if err := startKeys(filepath.Join(opt.Out, e.Chunk), e.SHA256, seen); err != nil {
+		if err := startKeys(filepath.Join(opt.Out, e.Chunk), e.SHA256, r.seen); err != nil {
 			return fmt.Errorf("datagen: resuming: %w", err)
 		}
-		next = e.EndGame
-		doneGames += e.Games
-		donePositions += e.Positions
+		r.next = e.EndGame
+		r.doneGames += e.Games
+		r.donePositions += e.Positions
 	}
+	r.entries = entries
 	if opt.Progress != nil && len(entries) > 0 {
-		fmt.Fprintf(opt.Progress, "resuming at game %d: %d chunks, %d games, %d positions\n", next, len(entries), doneGames, donePositions)
+		fmt.Fprintf(opt.Progress, "resuming at game %d: %d chunks, %d games, %d positions\n", r.next, len(entries), r.doneGames, r.donePositions)
 	}
-	done := func(idx, positions uint64) bool {
-		return (opt.Games > 0 && idx >= opt.Games) || (opt.Positions > 0 && positions >= opt.Positions)
-	}
-	if done(next, donePositions) {
-		return nil
-	}
+	return nil
+}
 
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var stopped atomic.Bool
-	stop := func() bool { return stopped.Load() || ctx.Err() != nil }
+// done tells whether a limit is reached at game index idx with positions
+// written.
+func (r *run) done(idx, positions uint64) bool {
+	return (r.opt.Games > 0 && idx >= r.opt.Games) || (r.opt.Positions > 0 && positions >= r.opt.Positions)
+}
 
-	// Workers take game indices in order and send finished games.
+// stop tells the workers to stop: a limit is reached or ctx is done.
+func (r *run) stop() bool { return r.stopped.Load() || r.ctx.Err() != nil }
+
+// startWorkers starts opt.Threads workers, each with its own player,
+// which take game indices in order from r.next and send the finished
+// games. The channel is closed when all of them have stopped.
+func (r *run) startWorkers() <-chan *gameOut {
 	var counter atomic.Uint64
-	counter.Store(next)
-	results := make(chan *gameOut, 2*opt.Threads)
+	counter.Store(r.next)
+	results := make(chan *gameOut, 2*r.opt.Threads)
 	var wg sync.WaitGroup
-	for range opt.Threads {
+	for range r.opt.Threads {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p := newPlayer(opt.Play)
-			for !stop() {
-				i := counter.Add(1) - 1
-				if opt.Games > 0 && i >= opt.Games {
-					return
-				}
-				g, err := p.play(opt.Seed, i, stop)
-				if g == nil && err == nil {
-					return // stopped
-				}
-				if err != nil {
-					g = &gameOut{index: i, err: err}
-				}
-				select {
-				case results <- g:
-				case <-ctx.Done():
-					return
-				}
-			}
+			r.work(&counter, results)
 		}()
 	}
 	go func() {
 		wg.Wait()
 		close(results)
 	}()
+	return results
+}
 
-	// The collector: games in index order into chunks.
-	co, err := newChunkOut(opt.Out, len(entries))
-	if err != nil {
-		return err
-	}
-	defer co.close()
-	var cw chunkWriter
-	cw.reset()
-	chunkFirst := next
-	pending := make(map[uint64]*gameOut)
-	start := time.Now()
-	var runPositions, runGames uint64
-	tick := time.NewTicker(opt.ProgressEvery)
-	defer tick.Stop()
-
-	flush := func(end uint64) error {
-		e, err := co.write(&cw, ManifestEntry{
-			Engine: opt.Engine, Eval: EvalID(opt.Play.Net),
-			Nodes: opt.Play.Nodes, HardNodes: opt.Play.HardNodes, Seed: opt.Seed,
-			FirstGame: chunkFirst, EndGame: end,
-		})
-		if err != nil {
-			return err
-		}
-		entries = append(entries, e)
-		doneGames += e.Games
-		donePositions += e.Positions
-		chunkFirst = end
-		return nil
-	}
-	progress := func(final bool) {
-		if opt.Progress == nil {
+// work plays the games of the indices it takes from counter until the
+// run stops or the game limit is reached.
+func (r *run) work(counter *atomic.Uint64, results chan<- *gameOut) {
+	p := newPlayer(r.opt.Play)
+	for !r.stop() {
+		i := counter.Add(1) - 1
+		if r.opt.Games > 0 && i >= r.opt.Games {
 			return
 		}
-		el := time.Since(start).Seconds()
-		pps := float64(runPositions) / max(el, 1e-9)
-		gps := float64(runGames) / max(el, 1e-9)
-		games := doneGames + cw.games
-		positions := donePositions + cw.positions
-		eta := "?"
-		if opt.Games > 0 && gps > 0 {
-			eta = fmtDur(float64(opt.Games-min(opt.Games, next)) / gps)
+		g, err := p.play(r.opt.Seed, i, r.stop)
+		if g == nil && err == nil {
+			return // stopped
 		}
-		if opt.Positions > 0 && pps > 0 {
-			e := fmtDur(float64(opt.Positions-min(opt.Positions, positions)) / pps)
-			if eta == "?" || opt.Games == 0 {
-				eta = e
-			}
+		if err != nil {
+			g = &gameOut{index: i, err: err}
 		}
-		word := "progress"
-		switch {
-		case final && ctx.Err() != nil:
-			word = "stopped"
-		case final:
-			word = "done"
+		select {
+		case results <- g:
+		case <-r.ctx.Done():
+			return
 		}
-		fmt.Fprintf(opt.Progress, "%s: games %d, positions %d, chunks %d, %.0f pos/s, %.2f games/s, elapsed %s, ETA %s\n",
-			word, games, positions, len(entries), pps, gps, fmtDur(el), eta)
 	}
+}
 
+// collect puts the workers' games in index order into chunks, and
+// reports progress, until the workers are gone.
+func (r *run) collect(results <-chan *gameOut) error {
+	r.cw.reset()
+	r.chunkFirst = r.next
+	r.pending = make(map[uint64]*gameOut)
+	r.start = time.Now()
+	tick := time.NewTicker(r.opt.ProgressEvery)
+	defer tick.Stop()
 	for {
 		select {
 		case g, ok := <-results:
 			if !ok {
-				// Workers are gone: a limit was reached or ctx was cancelled.
-				if ctx.Err() == nil && next > chunkFirst {
-					if err := flush(next); err != nil {
-						return err
-					}
-				}
-				progress(true)
-				if ctx.Err() != nil {
-					return ctx.Err()
-				}
-				return nil
+				return r.finish()
 			}
 			if g.err != nil {
-				cancel()
+				r.cancel()
 				return g.err
 			}
-			pending[g.index] = g
-			for {
-				g, ok := pending[next]
-				if !ok || stopped.Load() {
-					break
-				}
-				delete(pending, next)
-				next++
-				if _, dup := seen[g.key]; !dup {
-					seen[g.key] = struct{}{}
-					cw.addGame(g.record, g.positions)
-					runPositions += uint64(g.positions)
-					runGames++
-				}
-				finished := done(next, donePositions+cw.positions)
-				if finished || next-chunkFirst >= uint64(opt.ChunkGames) {
-					if err := flush(next); err != nil {
-						cancel()
-						return err
-					}
-				}
-				if finished {
-					stopped.Store(true)
-				}
+			if err := r.add(g); err != nil {
+				r.cancel()
+				return err
 			}
 		case <-tick.C:
-			progress(false)
+			r.progress(false)
 		}
 	}
+}
+
+// add takes a finished game, and stores it and the games after it that
+// are waiting, in index order: a game whose start position an earlier one
+// used is dropped. A chunk is written when it is full or a limit is
+// reached.
+func (r *run) add(g *gameOut) error {
+	r.pending[g.index] = g
+	for {
+		g, ok := r.pending[r.next]
+		if !ok || r.stopped.Load() {
+			return nil
+		}
+		delete(r.pending, r.next)
+		r.next++
+		if _, dup := r.seen[g.key]; !dup {
+			r.seen[g.key] = struct{}{}
+			r.cw.addGame(g.record, g.positions)
+			r.runPositions += uint64(g.positions)
+			r.runGames++
+		}
+		finished := r.done(r.next, r.donePositions+r.cw.positions)
+		if finished || r.next-r.chunkFirst >= uint64(r.opt.ChunkGames) {
+			if err := r.flush(r.next); err != nil {
+				return err
+			}
+		}
+		if finished {
+			r.stopped.Store(true)
+		}
+	}
+}
+
+// finish ends the run once the workers are gone (a limit was reached or
+// ctx was cancelled): the last, partial chunk is written unless ctx was
+// cancelled.
+func (r *run) finish() error {
+	if r.ctx.Err() == nil && r.next > r.chunkFirst {
+		if err := r.flush(r.next); err != nil {
+			return err
+		}
+	}
+	r.progress(true)
+	return r.ctx.Err()
+}
+
+// flush writes the chunk in progress, games up to index end, and lists it
+// in the manifest.
+func (r *run) flush(end uint64) error {
+	opt := &r.opt
+	e, err := r.co.write(&r.cw, ManifestEntry{
+		Engine: opt.Engine, Eval: EvalID(opt.Play.Net),
+		Nodes: opt.Play.Nodes, HardNodes: opt.Play.HardNodes, Seed: opt.Seed,
+		FirstGame: r.chunkFirst, EndGame: end,
+	})
+	if err != nil {
+		return err
+	}
+	r.entries = append(r.entries, e)
+	r.doneGames += e.Games
+	r.donePositions += e.Positions
+	r.chunkFirst = end
+	return nil
+}
+
+// progress writes a progress line (the last one when final).
+func (r *run) progress(final bool) {
+	opt := &r.opt
+	if opt.Progress == nil {
+		return
+	}
+	el := time.Since(r.start).Seconds()
+	pps := float64(r.runPositions) / max(el, 1e-9)
+	gps := float64(r.runGames) / max(el, 1e-9)
+	games := r.doneGames + r.cw.games
+	positions := r.donePositions + r.cw.positions
+	eta := "?"
+	if opt.Games > 0 && gps > 0 {
+		eta = fmtDur(float64(opt.Games-min(opt.Games, r.next)) / gps)
+	}
+	if opt.Positions > 0 && pps > 0 {
+		e := fmtDur(float64(opt.Positions-min(opt.Positions, positions)) / pps)
+		if eta == "?" || opt.Games == 0 {
+			eta = e
+		}
+	}
+	word := "progress"
+	switch {
+	case final && r.ctx.Err() != nil:
+		word = "stopped"
+	case final:
+		word = "done"
+	}
+	fmt.Fprintf(opt.Progress, "%s: games %d, positions %d, chunks %d, %.0f pos/s, %.2f games/s, elapsed %s, ETA %s\n",
+		word, games, positions, len(r.entries), pps, gps, fmtDur(el), eta)
 }
 
 // startKeys checks a chunk file against its manifest checksum and adds

@@ -148,15 +148,33 @@ func runOpts(dir string, games uint64) Options {
 	return Options{Out: dir, Seed: 5, Threads: 2, Games: games, ChunkGames: 2, Play: fast, Engine: "test"}
 }
 
-func manifestSums(t *testing.T, dir string) []string {
+// forEachChunk calls fn with every chunk that dir's manifest lists, in
+// order, and the chunk's path.
+func forEachChunk(t *testing.T, dir string, fn func(e ManifestEntry, path string)) {
 	t.Helper()
 	es, err := ReadManifest(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []string
 	for _, e := range es {
-		data, err := os.ReadFile(filepath.Join(dir, e.Chunk))
+		fn(e, filepath.Join(dir, e.Chunk))
+	}
+}
+
+// readSamples passes every sample of the chunk at path to fn; a read
+// error ends the test.
+func readSamples(t *testing.T, path string, fn func(*Sample)) {
+	t.Helper()
+	if err := ReadFile(path, func(s *Sample) error { fn(s); return nil }); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func manifestSums(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	forEachChunk(t, dir, func(e ManifestEntry, path string) {
+		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -168,24 +186,17 @@ func manifestSums(t *testing.T, dir string) []string {
 			t.Errorf("manifest entry %+v", e)
 		}
 		var games, positions uint64
-		var last *Sample
-		err = ReadFile(filepath.Join(dir, e.Chunk), func(s *Sample) error {
+		readSamples(t, path, func(s *Sample) {
 			if s.Ply == 0 {
 				games++
 			}
 			positions++
-			last = s
-			return nil
 		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		_ = last
 		if games != e.Games || positions != e.Positions {
 			t.Errorf("%s: %d games, %d positions; manifest says %d, %d", e.Chunk, games, positions, e.Games, e.Positions)
 		}
 		out = append(out, e.Chunk+" "+strconv.FormatUint(e.FirstGame, 10)+"-"+strconv.FormatUint(e.EndGame, 10)+" "+e.SHA256)
-	}
+	})
 	return out
 }
 
@@ -308,13 +319,9 @@ func TestRunWithNet(t *testing.T) {
 // its start FEN, result, termination and the hex of its moves and scores.
 func gameRecords(t *testing.T, dir string) []string {
 	t.Helper()
-	es, err := ReadManifest(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []string
-	for _, e := range es {
-		f, err := os.Open(filepath.Join(dir, e.Chunk))
+	forEachChunk(t, dir, func(_ ManifestEntry, path string) {
+		f, err := os.Open(path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -326,28 +333,20 @@ func gameRecords(t *testing.T, dir string) []string {
 		if err != nil {
 			t.Fatal(err)
 		}
-	}
+	})
 	return out
 }
 
 func startFENs(t *testing.T, dir string) []string {
 	t.Helper()
-	es, err := ReadManifest(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var fens []string
-	for _, e := range es {
-		err := ReadFile(filepath.Join(dir, e.Chunk), func(s *Sample) error {
+	forEachChunk(t, dir, func(_ ManifestEntry, path string) {
+		readSamples(t, path, func(s *Sample) {
 			if s.Ply == 0 {
 				fens = append(fens, s.Pos.ShredderFEN())
 			}
-			return nil
 		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	return fens
 }
 
@@ -509,7 +508,7 @@ func TestHardNodeLabels(t *testing.T) {
 			}
 			path := filepath.Join(dir, es[0].Chunk)
 			var positions, mates, fake int
-			err = ReadFile(path, func(s *Sample) error {
+			readSamples(t, path, func(s *Sample) {
 				positions++
 				if s.Score == MateScore || s.Score == -MateScore {
 					mates++
@@ -518,11 +517,7 @@ func TestHardNodeLabels(t *testing.T) {
 					fake++
 					t.Errorf("fake mate label %d at ply %d: %s", s.Score, s.Ply, s.Pos.FEN())
 				}
-				return nil
 			})
-			if err != nil {
-				t.Fatal(err)
-			}
 			st, err := ReadStats([]string{path})
 			if err != nil {
 				t.Fatal(err)

@@ -61,8 +61,13 @@ func TestBuckets(t *testing.T) {
 	for _, c := range []struct{ pieces, nb, want int }{
 		{2, 1, 0}, {32, 1, 0},
 		{2, 8, 0}, {5, 8, 0}, {6, 8, 1}, {17, 8, 3}, {29, 8, 6}, {30, 8, 7}, {32, 8, 7},
-		{12, 3, 0}, {13, 3, 1}, {24, 3, 2}, {3, 32, 1}, {32, 32, 30}, {30, 5, 4}, {32, 5, 4},
+		{2, 3, 0}, {12, 3, 0}, {13, 3, 1}, {23, 3, 1}, {24, 3, 2}, {32, 3, 2},
+		{2, 32, 0}, {3, 32, 1}, {32, 32, 30},
+		{2, 5, 0}, {30, 5, 4}, {32, 5, 4}, // div 7: the last bucket takes 30..32
 	} {
+		if got := NetBucket(c.pieces, c.nb); got != c.want {
+			t.Errorf("NetBucket(%d pieces, %d buckets) = %d, want %d", c.pieces, c.nb, got, c.want)
+		}
 		if err := n.SetBuckets(c.nb); err != nil {
 			t.Fatal(err)
 		}
@@ -73,6 +78,27 @@ func TestBuckets(t *testing.T) {
 	for _, bad := range []int{0, -1, 33} {
 		if err := n.SetBuckets(bad); err == nil {
 			t.Errorf("SetBuckets(%d): no error", bad)
+		}
+	}
+}
+
+// TestFeatureIndex: the input index of a piece (docs/training-data.md,
+// "Net file format") from either side's point of view.
+func TestFeatureIndex(t *testing.T) {
+	for _, c := range []struct {
+		persp, c v.Color
+		t        v.PieceType
+		s        v.Square
+		want     int
+		what     string
+	}{
+		{v.White, v.White, v.Pawn, 12, 12, "white pawn e2, white view"},
+		{v.Black, v.White, v.Pawn, 12, 384 + 52, "white pawn e2, black view"},
+		{v.White, v.Black, v.King, 60, 384 + 320 + 60, "black king e8, white view"},
+		{v.Black, v.Black, v.King, 60, 320 + 4, "black king e8, black view"},
+	} {
+		if got := FeatureIndex(c.persp, c.c, c.t, c.s); got != c.want {
+			t.Errorf("%s: %d, want %d", c.what, got, c.want)
 		}
 	}
 }
@@ -93,8 +119,31 @@ func testNetFile(t *testing.T, nb int) {
 	if want := 40 + 13 + 2*(768*256+256+nb*512) + 4*nb + 32; len(data) != want {
 		t.Fatalf("file is %d bytes, want %d", len(data), want)
 	}
-	if v, b := binary.LittleEndian.Uint32(data[8:]), binary.LittleEndian.Uint32(data[32:]); v != 2 || b != uint32(nb) {
-		t.Fatalf("version %d, buckets %d", v, b)
+	// The header's words and some weights at the offsets the format gives.
+	le := binary.LittleEndian
+	if string(data[:8]) != "RCHDNNUE" {
+		t.Fatalf("magic %q", data[:8])
+	}
+	for i, want := range []uint32{2, 768, 256, 255, 64, 400, uint32(nb), 13} {
+		if got := le.Uint32(data[8+4*i:]); got != want {
+			t.Errorf("header word at %d = %d, want %d", 8+4*i, got, want)
+		}
+	}
+	base := 40 + 13
+	if got := int16(le.Uint16(data[base+2*(5*256+7):])); got != n.W[5*256+7] {
+		t.Errorf("W[5][7] at its offset = %d, want %d", got, n.W[5*256+7])
+	}
+	oBase := base + 2*(768*256+256)
+	if got := int16(le.Uint16(data[oBase+2*((nb-1)*512+300):])); got != n.O[nb-1][300] {
+		t.Errorf("O[%d][300] at its offset = %d, want %d", nb-1, got, n.O[nb-1][300])
+	}
+	for b := range nb {
+		if got := int32(le.Uint32(data[len(data)-32-4*(nb-b):])); got != n.OB[b] {
+			t.Errorf("ob[%d] at its offset = %d, want %d", b, got, n.OB[b])
+		}
+	}
+	if sum := sha256.Sum256(data[:len(data)-32]); !bytes.Equal(sum[:], data[len(data)-32:]) {
+		t.Error("trailer is not the SHA-256 of the preceding bytes")
 	}
 	m, err := LoadNet(data)
 	if err != nil {
@@ -114,8 +163,18 @@ func testNetFile(t *testing.T, nb int) {
 			t.Errorf("%d buckets: err = %v", bad, err)
 		}
 	}
+	// Another bucket count than the file's size fits is a size error.
+	if nb > 1 {
+		b := bytes.Clone(data)
+		binary.LittleEndian.PutUint32(b[32:], uint32(nb-1))
+		s := sha256.Sum256(b[:len(b)-32])
+		copy(b[len(b)-32:], s[:])
+		if _, err := LoadNet(b); err == nil || !strings.Contains(err.Error(), "bytes") {
+			t.Errorf("wrong bucket count: err = %v", err)
+		}
+	}
 	// Every truncation and a flipped byte anywhere are errors, not panics.
-	for _, cut := range []int{0, 7, 8, 35, 36, 39, 40, 71, 72, 100, len(data) / 2, len(data) - 1} {
+	for _, cut := range []int{0, 7, 8, 35, 36, 39, 40, 67, 68, 71, 72, 100, len(data) / 2, len(data) - 4, len(data) - 1} {
 		if _, err := LoadNet(data[:cut]); err == nil {
 			t.Errorf("truncated to %d bytes: no error", cut)
 		}
@@ -126,6 +185,11 @@ func testNetFile(t *testing.T, nb int) {
 		if _, err := LoadNet(bad); err == nil {
 			t.Errorf("byte %d flipped: no error", at)
 		}
+	}
+	bad := bytes.Clone(data)
+	bad[1000] ^= 1
+	if _, err := LoadNet(bad); err == nil || !strings.Contains(err.Error(), "checksum") {
+		t.Errorf("corrupted weight: err = %v, want a checksum error", err)
 	}
 }
 
@@ -317,12 +381,21 @@ func BenchmarkNNUEIncremental(b *testing.B) {
 	}
 }
 
-// TestDefaultNet: the embedded net loads, names its training data, and
-// scores the start positions near zero and a queen up clearly ahead.
+// TestDefaultNet: the embedded net loads, writes back byte for byte,
+// names its training data, and scores the start positions near zero and
+// a queen up clearly ahead.
 func TestDefaultNet(t *testing.T) {
 	n, err := DefaultNet()
 	if err != nil {
 		t.Fatal(err)
+	}
+	data, err := os.ReadFile("nets/default.nnue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := WriteNet(&buf, n, n.Manifest); err != nil || !bytes.Equal(buf.Bytes(), data) {
+		t.Errorf("the embedded net does not write back byte for byte (%v)", err)
 	}
 	if !strings.Contains(n.Manifest, "dfrc_n5000_boot") {
 		t.Errorf("manifest does not name its data: %.200s", n.Manifest)

@@ -16,9 +16,9 @@
 #   TC=10+0.1          time control (cutechess format)
 #   ENGINE=<repo>/rochade   the Rochade binary; built with `make` if missing
 #   STOCKFISH=/usr/games/stockfish
-#   BOOK=/work/shared/data/std_openings.epd   (format epd, order random)
+#   BOOK=<repo>/tests/testdata/std_openings.epd   (format epd, order random)
 #   OPTS="option.Hash=16 option.Threads=1"    options for both engines
-#   FASTCHESS=/work/tools/fastchess/fastchess (else `fastchess` on PATH)
+#   FASTCHESS=fastchess   (the fastchess binary; default: the one on PATH)
 #   STARTUP_MS=60000   how long fastchess waits for uciok (a loaded machine
 #                      needs more than its default 10 s for Stockfish)
 #   MARGIN_MS=N        fastchess timemargin for both engines (unset: none); a
@@ -53,13 +53,10 @@ CONCURRENCY=${CONCURRENCY:-1}
 TC=${TC:-10+0.1}
 ENGINE=${ENGINE:-$REPO/rochade}
 STOCKFISH=${STOCKFISH:-/usr/games/stockfish}
-BOOK=${BOOK:-/work/shared/data/std_openings.epd}
+BOOK=${BOOK:-$REPO/tests/testdata/std_openings.epd}
 OPTS=${OPTS:-option.Hash=16 option.Threads=1}
 STARTUP_MS=${STARTUP_MS:-60000}
-if [[ -z "${FASTCHESS:-}" ]]; then
-    FASTCHESS=fastchess
-    [[ -x /work/tools/fastchess/fastchess ]] && FASTCHESS=/work/tools/fastchess/fastchess
-fi
+FASTCHESS=${FASTCHESS:-fastchess}
 
 command -v "$FASTCHESS" >/dev/null || { echo "elo-ladder.sh: fastchess not found ($FASTCHESS)" >&2; exit 2; }
 [[ -x "$STOCKFISH" ]] || { echo "elo-ladder.sh: Stockfish not found ($STOCKFISH)" >&2; exit 2; }

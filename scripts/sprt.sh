@@ -10,7 +10,7 @@
 #     temporary `git worktree add --detach` directory with
 #     `make EXE=$WORK/rochade-<shortsha>` (CGO_ENABLED=0), or
 #   - a path to an existing engine binary (anything executable, e.g.
-#     /usr/games/stockfish or /work/tools/bin/zahak).
+#     /usr/games/stockfish or ./zahak).
 # fastchess reports the result and runs the SPRT for its first engine, so
 # NEW is passed first: every figure printed (Elo, W/D/L, LLR) is NEW's
 # against BASE.
@@ -24,8 +24,8 @@
 #                    chess960.epd.  std: standard chess with std_openings.epd.
 #   BOOK=path        opening EPD file overriding the variant's default. The
 #                    defaults are looked up in $DATA_DIR, which defaults to
-#                    the first of <repo>/../shared/data, <repo>/shared/data,
-#                    /work/shared/data that exists.
+#                    <repo>/tests/testdata (chess960.epd: all 960 start
+#                    positions; std_openings.epd: 990 standard openings).
 #   TC=5+0.05        time control (cutechess format), used unless NODES set.
 #   NODES=N          fixed nodes per move for both engines (replaces TC).
 #   NODES_BASE=N     nodes for BASE only / NODES_NEW=N for NEW only (for
@@ -98,18 +98,14 @@ KEEP=${KEEP:-0}
 
 REPO=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 
-if [[ -z "${DATA_DIR:-}" ]]; then
-    for d in "$REPO/../shared/data" "$REPO/shared/data" /work/shared/data; do
-        if [[ -d "$d" ]]; then DATA_DIR=$d; break; fi
-    done
-fi
+DATA_DIR=${DATA_DIR:-$REPO/tests/testdata}
 case "$VARIANT" in
     960|frc|fischerandom|chess960)
         VARIANT_ARGS=(-variant fischerandom)
-        BOOK=${BOOK:-${DATA_DIR:-}/chess960.epd} ;;
+        BOOK=${BOOK:-$DATA_DIR/chess960.epd} ;;
     std|standard)
         VARIANT_ARGS=()
-        BOOK=${BOOK:-${DATA_DIR:-}/std_openings.epd} ;;
+        BOOK=${BOOK:-$DATA_DIR/std_openings.epd} ;;
     *) echo "sprt.sh: VARIANT must be 960 or std" >&2; exit 2 ;;
 esac
 [[ -f "$BOOK" ]] || { echo "sprt.sh: opening book '$BOOK' not found (set BOOK or DATA_DIR)" >&2; exit 2; }

@@ -3,6 +3,8 @@ package train
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/rochade/rochade/eval"
 )
 
 // BenchmarkGradient measures one thread's gradient throughput on random
@@ -37,12 +39,12 @@ func BenchmarkGradient(b *testing.B) {
 func TestKernelsMatchScalar(t *testing.T) {
 	t.Logf("SIMD kernels: %v", simdEnabled)
 	r := rand.New(rand.NewPCG(61, 62))
-	var bias, acc, acc2, o, gout, gout2, gacc, gacc2 [Hidden]float32
-	w := make([]float32, Inputs*Hidden)
+	var bias, acc, acc2, o, gout, gout2, gacc, gacc2 [eval.NetHidden]float32
+	w := make([]float32, eval.NetInputs*eval.NetHidden)
 	for i := range w {
 		w[i] = float32(r.NormFloat64() * 0.2)
 	}
-	for i := range Hidden {
+	for i := range eval.NetHidden {
 		bias[i] = float32(r.NormFloat64() * 0.3)
 		o[i] = float32(r.NormFloat64())
 		gout[i] = float32(r.NormFloat64())

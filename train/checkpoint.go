@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/rochade/rochade/eval"
 	"github.com/rochade/rochade/internal/atomicfile"
 )
 
@@ -72,8 +73,8 @@ func LoadCheckpoint(path string) (*Checkpoint, error) {
 	if err := binary.Read(r, binary.LittleEndian, &h); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if h.Buckets < 1 || h.Buckets > MaxBuckets {
-		return nil, fmt.Errorf("%s: %d output buckets, want 1..%d", path, h.Buckets, MaxBuckets)
+	if h.Buckets < 1 || h.Buckets > eval.NetMaxBuckets {
+		return nil, fmt.Errorf("%s: %d output buckets, want 1..%d", path, h.Buckets, eval.NetMaxBuckets)
 	}
 	np := NumParams(int(h.Buckets))
 	if h.NumParam != uint32(np) {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/rochade/rochade/eval"
 	v "github.com/rochade/rochade/variant960"
 	"github.com/ulikunitz/xz"
 )
@@ -336,7 +337,7 @@ func (d *Dataset) Load(path string, src Source, flt Filter) (Stats, error) {
 			st.skip("ply")
 		case r.Move != v.NoMove && !quietMove(r.Pos, r.Move):
 			st.skip("noisy move")
-		case (r.Pos.Occupied()).Count() > MaxPieces:
+		case (r.Pos.Occupied()).Count() > eval.NetMaxActive:
 			st.skip("too many pieces")
 		default:
 			st.Kept++

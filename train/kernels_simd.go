@@ -2,18 +2,22 @@
 
 package train
 
-import "simd/archsimd"
+import (
+	"simd/archsimd"
+
+	"github.com/rochade/rochade/eval"
+)
 
 // simdEnabled tells whether the AVX2 kernels are in use.
 var simdEnabled = archsimd.X86.AVX2()
 
-func accumulateRows(acc, bias *[Hidden]float32, w []float32, feats []uint16) {
+func accumulateRows(acc, bias *[eval.NetHidden]float32, w []float32, feats []uint16) {
 	if !simdEnabled {
 		accumulateRowsScalar(acc, bias, w, feats)
 		return
 	}
 	// Blocks of 64 units: eight vector registers across all features.
-	for i := 0; i < Hidden; i += 64 {
+	for i := 0; i < eval.NetHidden; i += 64 {
 		b := (*[64]float32)(bias[i:])
 		a0 := archsimd.LoadFloat32x8((*[8]float32)(b[0:]))
 		a1 := archsimd.LoadFloat32x8((*[8]float32)(b[8:]))
@@ -24,7 +28,7 @@ func accumulateRows(acc, bias *[Hidden]float32, w []float32, feats []uint16) {
 		a6 := archsimd.LoadFloat32x8((*[8]float32)(b[48:]))
 		a7 := archsimd.LoadFloat32x8((*[8]float32)(b[56:]))
 		for _, f := range feats {
-			r := (*[64]float32)(w[int(f)*Hidden+i:])
+			r := (*[64]float32)(w[int(f)*eval.NetHidden+i:])
 			a0 = a0.Add(archsimd.LoadFloat32x8((*[8]float32)(r[0:])))
 			a1 = a1.Add(archsimd.LoadFloat32x8((*[8]float32)(r[8:])))
 			a2 = a2.Add(archsimd.LoadFloat32x8((*[8]float32)(r[16:])))
@@ -46,12 +50,12 @@ func accumulateRows(acc, bias *[Hidden]float32, w []float32, feats []uint16) {
 	}
 }
 
-func addRow(dst, src *[Hidden]float32) {
+func addRow(dst, src *[eval.NetHidden]float32) {
 	if !simdEnabled {
 		addRowScalar(dst, src)
 		return
 	}
-	for i := 0; i < Hidden; i += 16 {
+	for i := 0; i < eval.NetHidden; i += 16 {
 		d := (*[16]float32)(dst[i:])
 		s := (*[16]float32)(src[i:])
 		x := archsimd.LoadFloat32x8((*[8]float32)(d[0:])).Add(archsimd.LoadFloat32x8((*[8]float32)(s[0:])))
@@ -61,14 +65,14 @@ func addRow(dst, src *[Hidden]float32) {
 	}
 }
 
-func dotSCReLU(acc, o *[Hidden]float32) float32 {
+func dotSCReLU(acc, o *[eval.NetHidden]float32) float32 {
 	if !simdEnabled {
 		return dotSCReLUScalar(acc, o)
 	}
 	zero := archsimd.BroadcastFloat32x8(0)
 	one := archsimd.BroadcastFloat32x8(1)
 	s0, s1 := zero, zero
-	for i := 0; i < Hidden; i += 16 {
+	for i := 0; i < eval.NetHidden; i += 16 {
 		a := (*[16]float32)(acc[i:])
 		w := (*[16]float32)(o[i:])
 		c := archsimd.LoadFloat32x8((*[8]float32)(a[0:])).Max(zero).Min(one)
@@ -81,7 +85,7 @@ func dotSCReLU(acc, o *[Hidden]float32) float32 {
 	return ((t[0] + t[1]) + (t[2] + t[3])) + ((t[4] + t[5]) + (t[6] + t[7]))
 }
 
-func hiddenGrad(acc, o *[Hidden]float32, d float32, gout, gacc *[Hidden]float32) {
+func hiddenGrad(acc, o *[eval.NetHidden]float32, d float32, gout, gacc *[eval.NetHidden]float32) {
 	if !simdEnabled {
 		hiddenGradScalar(acc, o, d, gout, gacc)
 		return
@@ -90,7 +94,7 @@ func hiddenGrad(acc, o *[Hidden]float32, d float32, gout, gacc *[Hidden]float32)
 	one := archsimd.BroadcastFloat32x8(1)
 	dv := archsimd.BroadcastFloat32x8(d)
 	d2 := archsimd.BroadcastFloat32x8(2 * d)
-	for i := 0; i < Hidden; i += 8 {
+	for i := 0; i < eval.NetHidden; i += 8 {
 		a := archsimd.LoadFloat32x8((*[8]float32)(acc[i:]))
 		c := a.Max(zero).Min(one)
 		gp := (*[8]float32)(gout[i:])

@@ -6,8 +6,10 @@
 // each colour has an accumulator over the 768 piece-square inputs seen from
 // its own side, the activation is SCReLU (clamp to [0,1], squared) and the
 // output layer reads the side to move's accumulator first; it has B sets of
-// weights, and the number of pieces on the board picks one (Bucket). See
-// eval.WriteNet for the file layout.
+// weights, and the number of pieces on the board picks one
+// (eval.NetBucket). Package eval defines the shape, the quantisation and
+// the file format (eval.WriteNet, eval.LoadNet); the trainer uses them
+// directly.
 package train
 
 import (
@@ -19,36 +21,13 @@ import (
 	v "github.com/rochade/rochade/variant960"
 )
 
-// Network shape and quantisation constants of the net file format, as
-// package eval, which implements the format, defines them.
-const (
-	Inputs  = eval.NetInputs
-	Hidden  = eval.NetHidden
-	QA      = eval.NetQA
-	QB      = eval.NetQB
-	Scale   = eval.NetScale
-	MaxSize = 1.98 // |weight| bound kept after every step, so quantised values fit
-)
-
-// MaxPieces is the most pieces a position can hold (32).
-const MaxPieces = eval.NetMaxActive
-
-// MaxBuckets is the most output buckets a net may have.
-const MaxBuckets = eval.NetMaxBuckets
+// MaxSize is the |weight| bound kept after every step, so that the
+// quantised values fit the file's integers.
+const MaxSize = 1.98
 
 // DefaultBuckets is the number of output buckets a new net gets unless
 // told otherwise (rochade train --buckets).
 const DefaultBuckets = 8
-
-// Bucket is the output bucket of a position with the given number of
-// pieces (kings and pawns included) in a net with buckets buckets; it is
-// the engine's formula, eval.NetBucket.
-func Bucket(pieces, buckets int) int { return eval.NetBucket(pieces, buckets) }
-
-// Feature is the input index of a piece of colour c and type t (Pawn..King)
-// on square s, seen from perspective p (the colour whose accumulator it
-// is); it is the engine's, eval.FeatureIndex.
-func Feature(p, c v.Color, t v.PieceType, s v.Square) int { return eval.FeatureIndex(p, c, t, s) }
 
 // flip turns a White-perspective feature into the Black-perspective one.
 func flip(f uint16) uint16 {
@@ -74,17 +53,17 @@ type Net struct {
 func (n *Net) Buckets() int { return len(n.OB) }
 
 // NewNet returns a randomly initialised net with the given number of
-// output buckets (1..MaxBuckets), deterministic for a seed. Bucket 0 gets
+// output buckets (1..eval.NetMaxBuckets), deterministic for a seed. Bucket 0 gets
 // the same weights whatever the number of buckets, so a one-bucket net is
 // the net of the trainer before buckets.
 func NewNet(seed uint64, buckets int) *Net {
-	if buckets < 1 || buckets > MaxBuckets {
-		panic(fmt.Sprintf("train: %d output buckets, want 1..%d", buckets, MaxBuckets))
+	if buckets < 1 || buckets > eval.NetMaxBuckets {
+		panic(fmt.Sprintf("train: %d output buckets, want 1..%d", buckets, eval.NetMaxBuckets))
 	}
 	n := &Net{
-		W:  make([]float32, Inputs*Hidden),
-		B:  make([]float32, Hidden),
-		O:  make([]float32, buckets*2*Hidden),
+		W:  make([]float32, eval.NetInputs*eval.NetHidden),
+		B:  make([]float32, eval.NetHidden),
+		O:  make([]float32, buckets*2*eval.NetHidden),
 		OB: make([]float32, buckets),
 	}
 	r := rand.New(rand.NewPCG(seed, 0x7261696e))
@@ -134,7 +113,7 @@ func Features(dst []uint16, pos *v.Position) []uint16 {
 		for t := v.Pawn; t <= v.King; t++ {
 			for b := pos.Pieces(c, t); b != 0; {
 				s := b.PopLSB()
-				dst = append(dst, uint16(Feature(v.White, c, t, s)))
+				dst = append(dst, uint16(eval.FeatureIndex(v.White, c, t, s)))
 			}
 		}
 	}
@@ -143,7 +122,7 @@ func Features(dst []uint16, pos *v.Position) []uint16 {
 
 // perspectives fills stm and opp with the features of the side to move's
 // and the other side's accumulator, from White-perspective features fw.
-func perspectives(fw []uint16, whiteToMove bool, stm, opp *[MaxPieces]uint16) {
+func perspectives(fw []uint16, whiteToMove bool, stm, opp *[eval.NetMaxActive]uint16) {
 	for i, f := range fw {
 		if whiteToMove {
 			stm[i], opp[i] = f, flip(f)
@@ -160,35 +139,35 @@ func screlu(x float32) float32 {
 }
 
 // accumulate sets acc to B plus the W rows of feats.
-func (n *Net) accumulate(acc *[Hidden]float32, feats []uint16) {
-	accumulateRows(acc, (*[Hidden]float32)(n.B), n.W, feats)
+func (n *Net) accumulate(acc *[eval.NetHidden]float32, feats []uint16) {
+	accumulateRows(acc, (*[eval.NetHidden]float32)(n.B), n.W, feats)
 }
 
 // output is the raw output (eval = output*Scale) of output bucket b given
 // both accumulators.
-func (n *Net) output(stm, opp *[Hidden]float32, b int) float32 {
-	o := n.O[b*2*Hidden : (b+1)*2*Hidden]
-	return dotSCReLU(stm, (*[Hidden]float32)(o[:Hidden])) +
-		dotSCReLU(opp, (*[Hidden]float32)(o[Hidden:])) + n.OB[b]
+func (n *Net) output(stm, opp *[eval.NetHidden]float32, b int) float32 {
+	o := n.O[b*2*eval.NetHidden : (b+1)*2*eval.NetHidden]
+	return dotSCReLU(stm, (*[eval.NetHidden]float32)(o[:eval.NetHidden])) +
+		dotSCReLU(opp, (*[eval.NetHidden]float32)(o[eval.NetHidden:])) + n.OB[b]
 }
 
 // EvalFeatures is the float network's raw output for White-perspective
 // features fw with the given side to move; multiply by Scale for cp.
 func (n *Net) EvalFeatures(fw []uint16, whiteToMove bool) float32 {
-	var stm, opp [MaxPieces]uint16
+	var stm, opp [eval.NetMaxActive]uint16
 	perspectives(fw, whiteToMove, &stm, &opp)
-	var as, ao [Hidden]float32
+	var as, ao [eval.NetHidden]float32
 	n.accumulate(&as, stm[:len(fw)])
 	n.accumulate(&ao, opp[:len(fw)])
-	return n.output(&as, &ao, Bucket(len(fw), n.Buckets()))
+	return n.output(&as, &ao, eval.NetBucket(len(fw), n.Buckets()))
 }
 
 // Eval is the float network's evaluation of pos in centipawns from the side
 // to move's point of view.
 func (n *Net) Eval(pos *v.Position) float64 {
-	var buf [MaxPieces]uint16
+	var buf [eval.NetMaxActive]uint16
 	fw := Features(buf[:0], pos)
-	return float64(n.EvalFeatures(fw, pos.Side() == v.White)) * Scale
+	return float64(n.EvalFeatures(fw, pos.Side() == v.White)) * eval.NetScale
 }
 
 func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"slices"
@@ -14,18 +13,12 @@ import (
 	v "github.com/rochade/rochade/variant960"
 )
 
-// NetMagic opens every net file.
-const NetMagic = eval.NetMagic
-
-// NetVersion is the file format version written. ReadNetFile also reads
-// version 1 (no buckets field; one output bucket).
-const NetVersion = eval.NetVersion
-
-// QuantNet is a quantised net as the file holds it.
+// QuantNet is a quantised net as the file holds it, in the trainer's flat
+// layout (QA and QB are eval.NetQA and eval.NetQB).
 type QuantNet struct {
-	W        []int16 // [Inputs][Hidden], round(W*QA)
-	B        []int16 // [Hidden], round(B*QA)
-	O        []int16 // [Buckets][2*Hidden], side to move first, round(O*QB)
+	W        []int16 // [eval.NetInputs][eval.NetHidden], round(W*QA)
+	B        []int16 // [eval.NetHidden], round(B*QA)
+	O        []int16 // [Buckets][2*eval.NetHidden], side to move first, round(O*QB)
 	OB       []int32 // [Buckets], round(ob*QA*QB)
 	Manifest []byte  // UTF-8 JSON
 }
@@ -48,16 +41,16 @@ func (n *Net) Quantise() *QuantNet {
 		OB: make([]int32, len(n.OB)),
 	}
 	for i, w := range n.W {
-		q.W[i] = roundClamp16(float64(w) * QA)
+		q.W[i] = roundClamp16(float64(w) * eval.NetQA)
 	}
 	for i, w := range n.B {
-		q.B[i] = roundClamp16(float64(w) * QA)
+		q.B[i] = roundClamp16(float64(w) * eval.NetQA)
 	}
 	for i, w := range n.O {
-		q.O[i] = roundClamp16(float64(w) * QB)
+		q.O[i] = roundClamp16(float64(w) * eval.NetQB)
 	}
 	for i, w := range n.OB {
-		q.OB[i] = int32(math.Round(float64(w) * QA * QB))
+		q.OB[i] = int32(math.Round(float64(w) * eval.NetQA * eval.NetQB))
 	}
 	return q
 }
@@ -66,14 +59,14 @@ func (n *Net) Quantise() *QuantNet {
 // implements the file format.
 func (q *QuantNet) EngineNet() (*eval.Net, error) {
 	nb := q.Buckets()
-	if len(q.W) != Inputs*Hidden || len(q.B) != Hidden || nb < 1 || nb > MaxBuckets || len(q.O) != nb*2*Hidden {
+	if len(q.W) != eval.NetInputs*eval.NetHidden || len(q.B) != eval.NetHidden || nb < 1 || nb > eval.NetMaxBuckets || len(q.O) != nb*2*eval.NetHidden {
 		return nil, errors.New("net has the wrong shape")
 	}
 	n := &eval.Net{Manifest: string(q.Manifest)}
 	copy(n.W[:], q.W)
 	copy(n.B[:], q.B)
 	for b := range nb {
-		copy(n.O[b][:], q.O[b*2*Hidden:])
+		copy(n.O[b][:], q.O[b*2*eval.NetHidden:])
 	}
 	copy(n.OB[:], q.OB)
 	if err := n.SetBuckets(nb); err != nil {
@@ -82,13 +75,14 @@ func (q *QuantNet) EngineNet() (*eval.Net, error) {
 	return n, nil
 }
 
-// quantNetOf is the trainer's copy of an engine net.
-func quantNetOf(n *eval.Net) *QuantNet {
+// QuantNetOf is the trainer's copy of an engine net (package eval reads
+// and writes the file format: eval.LoadNet, eval.WriteNet).
+func QuantNetOf(n *eval.Net) *QuantNet {
 	nb := n.Buckets()
 	q := &QuantNet{
 		W:        slices.Clone(n.W[:]),
 		B:        slices.Clone(n.B[:]),
-		O:        make([]int16, 0, nb*2*Hidden),
+		O:        make([]int16, 0, nb*2*eval.NetHidden),
 		OB:       slices.Clone(n.OB[:nb]),
 		Manifest: []byte(n.Manifest),
 	}
@@ -98,78 +92,62 @@ func quantNetOf(n *eval.Net) *QuantNet {
 	return q
 }
 
-// WriteNetFile writes q in the net file format (version 2) through
-// eval.WriteNet, which documents the layout.
-func WriteNetFile(w io.Writer, q *QuantNet) error {
+// SaveNetFile writes q to path in the net file format (eval.WriteNet),
+// atomically: a crash leaves the old file or the new one, never a part.
+func SaveNetFile(path string, q *QuantNet) error {
 	n, err := q.EngineNet()
 	if err != nil {
 		return err
 	}
-	return eval.WriteNet(w, n, string(q.Manifest))
-}
-
-// SaveNetFile writes q to path atomically: a crash leaves the old file or
-// the new one, never a part.
-func SaveNetFile(path string, q *QuantNet) error {
 	var buf bytes.Buffer
-	if err := WriteNetFile(&buf, q); err != nil {
+	if err := eval.WriteNet(&buf, n, string(q.Manifest)); err != nil {
 		return err
 	}
 	return atomicfile.Write(path, buf.Bytes(), 0o644)
 }
 
-// ReadNetFile parses and checks a net file (format v2, or v1 as one
-// bucket) with eval.LoadNet: magic, header values, lengths, the SHA-256
-// trailer and the weights' ranges, as the engine does.
-func ReadNetFile(data []byte) (*QuantNet, error) {
-	n, err := eval.LoadNet(data)
-	if err != nil {
-		return nil, err
-	}
-	return quantNetOf(n), nil
-}
-
-// LoadNetFile reads and checks the net file at path.
+// LoadNetFile reads the net file at path with eval.LoadNetFile, which
+// checks it as the engine does.
 func LoadNetFile(path string) (*QuantNet, error) {
-	data, err := os.ReadFile(path)
+	n, err := eval.LoadNetFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return ReadNetFile(data)
+	return QuantNetOf(n), nil
 }
 
 // QuantEval is the reference integer inference of a quantised net: the
 // engine's evaluation of pos in centipawns, side to move's point of view.
 // Accumulators are int16 (sums are checked for overflow), the activation
-// is clamp(acc, 0, QA)^2, the output bucket b is Bucket(pieces, Buckets)
+// is clamp(acc, 0, QA)^2, the output bucket b is eval.NetBucket(pieces, Buckets)
 // and
 //
 //	out = (sum/QA + ob[b]) * Scale / (QA*QB)
 //
 // with Go's truncating int64 division.
 func (q *QuantNet) QuantEval(pos *v.Position) int {
-	var buf [MaxPieces]uint16
+	var buf [eval.NetMaxActive]uint16
 	fw := Features(buf[:0], pos)
 	return q.EvalFeatures(fw, pos.Side() == v.White)
 }
 
 // EvalFeatures is QuantEval on White-perspective features.
 func (q *QuantNet) EvalFeatures(fw []uint16, whiteToMove bool) int {
-	var stm, opp [MaxPieces]uint16
+	var stm, opp [eval.NetMaxActive]uint16
 	perspectives(fw, whiteToMove, &stm, &opp)
-	b := Bucket(len(fw), q.Buckets())
-	o := q.O[b*2*Hidden : (b+1)*2*Hidden]
-	sum := q.half(stm[:len(fw)], o[:Hidden]) + q.half(opp[:len(fw)], o[Hidden:])
-	out := (sum/QA + int64(q.OB[b])) * Scale / (QA * QB)
+	b := eval.NetBucket(len(fw), q.Buckets())
+	o := q.O[b*2*eval.NetHidden : (b+1)*2*eval.NetHidden]
+	sum := q.half(stm[:len(fw)], o[:eval.NetHidden]) + q.half(opp[:len(fw)], o[eval.NetHidden:])
+	out := (sum/eval.NetQA + int64(q.OB[b])) * eval.NetScale / (eval.NetQA * eval.NetQB)
 	return int(out)
 }
 
 // half is sum over h of clamp(acc[h],0,QA)^2 * o[h] for one accumulator.
 func (q *QuantNet) half(feats []uint16, o []int16) int64 {
-	var acc [Hidden]int16
+	var acc [eval.NetHidden]int16
 	copy(acc[:], q.B)
 	for _, f := range feats {
-		row := q.W[int(f)*Hidden : int(f)*Hidden+Hidden]
+		row := q.W[int(f)*eval.NetHidden : int(f)*eval.NetHidden+eval.NetHidden]
 		for h, w := range row {
 			s := int32(acc[h]) + int32(w)
 			if s != int32(int16(s)) {
@@ -180,7 +158,7 @@ func (q *QuantNet) half(feats []uint16, o []int16) int64 {
 	}
 	var sum int64
 	for h, a := range acc {
-		x := int64(min(max(a, 0), QA))
+		x := int64(min(max(a, 0), eval.NetQA))
 		sum += x * x * int64(o[h])
 	}
 	return sum
@@ -196,16 +174,16 @@ func (q *QuantNet) Float() *Net {
 		OB: make([]float32, len(q.OB)),
 	}
 	for i, x := range q.W {
-		n.W[i] = float32(x) / QA
+		n.W[i] = float32(x) / eval.NetQA
 	}
 	for i, x := range q.B {
-		n.B[i] = float32(x) / QA
+		n.B[i] = float32(x) / eval.NetQA
 	}
 	for i, x := range q.O {
-		n.O[i] = float32(x) / QB
+		n.O[i] = float32(x) / eval.NetQB
 	}
 	for i, x := range q.OB {
-		n.OB[i] = float32(float64(x) / (QA * QB))
+		n.OB[i] = float32(float64(x) / (eval.NetQA * eval.NetQB))
 	}
 	return n
 }

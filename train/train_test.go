@@ -2,8 +2,6 @@ package train
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/binary"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -15,11 +13,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rochade/rochade/eval"
+	"github.com/rochade/rochade/internal/testutil"
 	v "github.com/rochade/rochade/variant960"
 )
 
 // randomFEN builds a random legal-looking position: two kings and up to
-// maxExtra other pieces (no pawns on the back ranks).
+// maxExtra other pieces (no pawns on the back ranks). A position that
+// ParseFEN accepts comes back in its FEN (Position.Placement); one it
+// refuses, with a '1' for every empty square.
 func randomFEN(r *rand.Rand, maxExtra int) string {
 	var board [64]byte
 	put := func(ch byte, pawn bool) {
@@ -46,34 +48,21 @@ func randomFEN(r *rand.Rand, maxExtra int) string {
 	if r.IntN(2) == 1 {
 		side = "b"
 	}
-	return placement(&board) + " " + side + " - - 0 1"
-}
-
-// placement is the FEN piece placement of a board (a1 = 0; 0 = empty).
-func placement(board *[64]byte) string {
-	var sb strings.Builder
-	for rank := 7; rank >= 0; rank-- {
-		empty := 0
+	ranks := make([]string, 8)
+	for rank := range 8 {
+		row := []byte("11111111")
 		for file := range 8 {
-			ch := board[rank*8+file]
-			if ch == 0 {
-				empty++
-				continue
+			if ch := board[rank*8+file]; ch != 0 {
+				row[file] = ch
 			}
-			if empty > 0 {
-				sb.WriteByte(byte('0' + empty))
-				empty = 0
-			}
-			sb.WriteByte(ch)
 		}
-		if empty > 0 {
-			sb.WriteByte(byte('0' + empty))
-		}
-		if rank > 0 {
-			sb.WriteByte('/')
-		}
+		ranks[7-rank] = string(row)
 	}
-	return sb.String()
+	fen := strings.Join(ranks, "/") + " " + side + " - - 0 1"
+	if p, err := v.ParseFEN(fen); err == nil {
+		return p.Placement() + " " + side + " - - 0 1"
+	}
+	return fen
 }
 
 // randomPositions returns n random positions that ParseFEN accepts.
@@ -113,25 +102,14 @@ func mirrorFEN(fen string) string {
 	return strings.Map(swap, strings.Join(ranks, "/")) + " " + side + " - - 0 1"
 }
 
-func TestFeatureIndex(t *testing.T) {
-	// White pawn e2, Black king e8.
-	if got := Feature(v.White, v.White, v.Pawn, 12); got != 12 {
-		t.Errorf("white pawn e2, white view: %d, want 12", got)
-	}
-	if got := Feature(v.Black, v.White, v.Pawn, 12); got != 384+52 {
-		t.Errorf("white pawn e2, black view: %d, want 436", got)
-	}
-	if got := Feature(v.White, v.Black, v.King, 60); got != 384+320+60 {
-		t.Errorf("black king e8, white view: %d, want 764", got)
-	}
-	if got := Feature(v.Black, v.Black, v.King, 60); got != 320+4 {
-		t.Errorf("black king e8, black view: %d, want 324", got)
-	}
+// TestFlip: flip turns a White-perspective feature into the
+// Black-perspective one (eval.FeatureIndex, tested in eval).
+func TestFlip(t *testing.T) {
 	for c := v.White; c <= v.Black; c++ {
 		for pt := v.Pawn; pt <= v.King; pt++ {
 			for s := v.Square(0); s < 64; s++ {
-				if got, want := flip(uint16(Feature(v.White, c, pt, s))), Feature(v.Black, c, pt, s); int(got) != want {
-					t.Fatalf("flip(%d) = %d, want %d", Feature(v.White, c, pt, s), got, want)
+				if got, want := flip(uint16(eval.FeatureIndex(v.White, c, pt, s))), eval.FeatureIndex(v.Black, c, pt, s); int(got) != want {
+					t.Fatalf("flip(%d) = %d, want %d", eval.FeatureIndex(v.White, c, pt, s), got, want)
 				}
 			}
 		}
@@ -166,29 +144,29 @@ func refLoss(p []float64, nb int, pos []*v.Position, scores []int, results []flo
 		pieces := ps.Occupied().Count()
 		div := (32 + nb - 1) / nb
 		b := min((pieces-2)/div, nb-1)
-		var acc [2][Hidden]float64
+		var acc [2][eval.NetHidden]float64
 		for side := range 2 {
 			pp := ps.Side()
 			if side == 1 {
 				pp = pp.Other()
 			}
-			copy(acc[side][:], p[offB:offB+Hidden])
+			copy(acc[side][:], p[offB:offB+eval.NetHidden])
 			for c := v.White; c <= v.Black; c++ {
 				for pt := v.Pawn; pt <= v.King; pt++ {
 					for bb := ps.Pieces(c, pt); bb != 0; {
-						f := Feature(pp, c, pt, bb.PopLSB())
-						for h := range Hidden {
-							acc[side][h] += p[offW+f*Hidden+h]
+						f := eval.FeatureIndex(pp, c, pt, bb.PopLSB())
+						for h := range eval.NetHidden {
+							acc[side][h] += p[offW+f*eval.NetHidden+h]
 						}
 					}
 				}
 			}
 		}
-		out := p[offO+nb*2*Hidden+b]
+		out := p[offO+nb*2*eval.NetHidden+b]
 		for side := range 2 {
-			for h := range Hidden {
+			for h := range eval.NetHidden {
 				a := min(max(acc[side][h], 0), 1)
-				out += a * a * p[offO+b*2*Hidden+side*Hidden+h]
+				out += a * a * p[offO+b*2*eval.NetHidden+side*eval.NetHidden+h]
 			}
 		}
 		s, res := float64(scores[i]), results[i]
@@ -196,24 +174,10 @@ func refLoss(p []float64, nb int, pos []*v.Position, scores []int, results []flo
 			s, res = -s, 1-res
 		}
 		target := lambda*sigmoid(s/k) + (1-lambda)*res
-		e := sigmoid(out*Scale/k) - target
+		e := sigmoid(out*eval.NetScale/k) - target
 		total += e * e
 	}
 	return total / float64(len(pos))
-}
-
-func TestBucket(t *testing.T) {
-	for _, c := range []struct{ pieces, nb, want int }{
-		{2, 1, 0}, {32, 1, 0},
-		{2, 8, 0}, {5, 8, 0}, {6, 8, 1}, {17, 8, 3}, {29, 8, 6}, {30, 8, 7}, {32, 8, 7},
-		{2, 3, 0}, {12, 3, 0}, {13, 3, 1}, {23, 3, 1}, {24, 3, 2}, {32, 3, 2},
-		{2, 32, 0}, {3, 32, 1}, {32, 32, 30},
-		{2, 5, 0}, {30, 5, 4}, {32, 5, 4}, // div 7: the last bucket takes 30..32
-	} {
-		if got := Bucket(c.pieces, c.nb); got != c.want {
-			t.Errorf("Bucket(%d pieces, %d buckets) = %d, want %d", c.pieces, c.nb, got, c.want)
-		}
-	}
 }
 
 func TestGradientMatchesFiniteDifferences(t *testing.T) {
@@ -231,7 +195,7 @@ func testGradient(t *testing.T, nb int) {
 	used := map[int]bool{}
 	for len(pos) < 10 {
 		p := randomPositions(t, r, 1, 30)[0]
-		if b := Bucket(p.Occupied().Count(), nb); !used[b] || len(used) >= min(nb, 5) {
+		if b := eval.NetBucket(p.Occupied().Count(), nb); !used[b] || len(used) >= min(nb, 5) {
 			used[b] = true
 			pos = append(pos, p)
 		}
@@ -283,16 +247,16 @@ func testGradient(t *testing.T, nb int) {
 	for _, f := range d.Features(0)[:4] {
 		for _, ff := range []int{int(f), int(flip(f))} {
 			for range 6 {
-				check = append(check, offW+ff*Hidden+r.IntN(Hidden))
+				check = append(check, offW+ff*eval.NetHidden+r.IntN(eval.NetHidden))
 			}
 		}
 	}
 	for range 12 {
-		check = append(check, offB+r.IntN(Hidden))
+		check = append(check, offB+r.IntN(eval.NetHidden))
 	}
 	for b := range nb {
 		for range 8 {
-			check = append(check, offO+b*2*Hidden+r.IntN(2*Hidden))
+			check = append(check, offO+b*2*eval.NetHidden+r.IntN(2*eval.NetHidden))
 		}
 		check = append(check, offOB(nb)+b)
 	}
@@ -305,7 +269,7 @@ func testGradient(t *testing.T, nb int) {
 	}
 	for b := range nb {
 		zero := true
-		for j := offO + b*2*Hidden; j < offO+(b+1)*2*Hidden; j++ {
+		for j := offO + b*2*eval.NetHidden; j < offO+(b+1)*2*eval.NetHidden; j++ {
 			zero = zero && g[j] == 0
 		}
 		if zero != (g[offOB(nb)+b] == 0) || zero == used[b] {
@@ -353,7 +317,7 @@ func trainMaterial(t testing.TB) (*Trainer, *Dataset, []*v.Position, *Net) {
 	materialOnce.Do(func() {
 		r := rand.New(rand.NewPCG(11, 12))
 		n, epochs := 20000, 6
-		if raceEnabled {
+		if testutil.RaceEnabled {
 			n, epochs = 2000, 2
 		}
 		d, pos := materialData(t, r, n+500)
@@ -400,7 +364,7 @@ func TestFitMaterial(t *testing.T) {
 	}
 	mae /= float64(n)
 	t.Logf("material fit: val loss %.6f, mean abs error %.1f cp on %d positions with |score| <= 600", tr.Loss(val), mae, n)
-	if mae > 25 && !raceEnabled {
+	if mae > 25 && !testutil.RaceEnabled {
 		t.Errorf("mean abs error %.1f cp on held-out positions, want <= 25", mae)
 	}
 }
@@ -414,12 +378,12 @@ func TestQuantisedMatchesFloat(t *testing.T) {
 	tr, val, _, before := trainMaterial(t)
 	fl, ql := tr.Loss(val), tr.QuantLoss(tr.Net.Quantise(), val)
 	t.Logf("validation loss: float %.6f, quantised %.6f", fl, ql)
-	if math.Abs(fl-ql) > 0.1*fl && !raceEnabled {
+	if math.Abs(fl-ql) > 0.1*fl && !testutil.RaceEnabled {
 		t.Errorf("validation loss: float %.6f, quantised %.6f", fl, ql)
 	}
 	r := rand.New(rand.NewPCG(21, 22))
 	pos := randomPositions(t, r, 1000, 30)
-	if raceEnabled {
+	if testutil.RaceEnabled {
 		pos = pos[:100]
 	}
 	compare := func(n *Net) (mean, worst float64) {
@@ -434,7 +398,7 @@ func TestQuantisedMatchesFloat(t *testing.T) {
 	mb, wb := compare(before)
 	mean, worst := compare(tr.Net)
 	t.Logf("quantised vs float: mean abs %.2f cp, max %.1f cp (before finishing: %.2f, %.1f)", mean, worst, mb, wb)
-	if mean > 4 && !raceEnabled {
+	if mean > 4 && !testutil.RaceEnabled {
 		t.Errorf("quantised net differs from float by %.2f cp on average, want <= 4", mean)
 	}
 	// A net whose weights are exact multiples of the quantisation steps
@@ -448,187 +412,98 @@ func TestQuantisedMatchesFloat(t *testing.T) {
 	}
 }
 
-// toV1 rewrites a one-bucket v2 net file as format v1: version 1, no
-// buckets field, a new checksum.
-func toV1(t *testing.T, data []byte) []byte {
-	t.Helper()
-	le := binary.LittleEndian
-	if le.Uint32(data[8:]) != 2 || le.Uint32(data[32:]) != 1 {
-		t.Fatal("toV1: not a one-bucket v2 file")
-	}
-	v1 := append([]byte(nil), data[:32]...)
-	le.PutUint32(v1[8:], 1)
-	v1 = append(v1, data[36:len(data)-32]...)
-	sum := sha256.Sum256(v1)
-	return append(v1, sum[:]...)
-}
-
-// withChecksum replaces the SHA-256 trailer of a copy of data.
-func withChecksum(data []byte) []byte {
-	out := bytes.Clone(data)
-	sum := sha256.Sum256(out[:len(out)-32])
-	copy(out[len(out)-32:], sum[:])
-	return out
-}
-
-func TestNetFileRoundTrip(t *testing.T) {
-	for _, nb := range []int{1, 8} {
-		t.Run(fmt.Sprint(nb, " buckets"), func(t *testing.T) { testNetFile(t, nb) })
-	}
-}
-
-func testNetFile(t *testing.T, nb int) {
-	n := NewNet(31, nb)
-	for i := range n.OB {
-		n.OB[i] = -0.37 + 0.01*float32(i)
-	}
-	q := n.Quantise()
-	q.Manifest = []byte(`{"test":true}`)
-	var buf bytes.Buffer
-	if err := WriteNetFile(&buf, q); err != nil {
-		t.Fatal(err)
-	}
-	data := buf.Bytes()
-	if want := 40 + len(q.Manifest) + 2*(768*256+256+nb*512) + 4*nb + 32; len(data) != want {
-		t.Fatalf("file is %d bytes, want %d", len(data), want)
-	}
-	// Header fields at the specified offsets.
-	le := binary.LittleEndian
-	if string(data[:8]) != "RCHDNNUE" {
-		t.Fatalf("magic %q", data[:8])
-	}
-	for i, want := range []uint32{2, 768, 256, 255, 64, 400, uint32(nb), uint32(len(q.Manifest))} {
-		if got := le.Uint32(data[8+4*i:]); got != want {
-			t.Errorf("header word at %d = %d, want %d", 8+4*i, got, want)
-		}
-	}
-	base := 40 + len(q.Manifest)
-	if got := int16(le.Uint16(data[base+2*(5*256+7):])); got != q.W[5*256+7] {
-		t.Errorf("W[5][7] at its offset = %d, want %d", got, q.W[5*256+7])
-	}
-	oBase := base + 2*(768*256+256)
-	if got := int16(le.Uint16(data[oBase+2*((nb-1)*512+300):])); got != q.O[(nb-1)*512+300] {
-		t.Errorf("O[%d][300] at its offset = %d, want %d", nb-1, got, q.O[(nb-1)*512+300])
-	}
-	for b := range nb {
-		got := int32(le.Uint32(data[len(data)-32-4*(nb-b):]))
-		if want := int32(math.Round(float64(n.OB[b]) * 255 * 64)); got != q.OB[b] || got != want {
-			t.Errorf("ob[%d] = %d, want %d", b, got, want)
-		}
-	}
-	if sum := sha256.Sum256(data[:len(data)-32]); !bytes.Equal(sum[:], data[len(data)-32:]) {
-		t.Error("trailer is not the SHA-256 of the preceding bytes")
-	}
-	same := func(a, b *QuantNet) bool {
-		return bytes.Equal(a.Manifest, b.Manifest) && slices.Equal(a.OB, b.OB) &&
-			slices.Equal(a.W, b.W) && slices.Equal(a.B, b.B) && slices.Equal(a.O, b.O)
-	}
-	back, err := ReadNetFile(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !same(back, q) || back.Buckets() != nb {
-		t.Fatal("read-back net differs")
-	}
-	// A version 1 file (no buckets field) reads as one bucket.
-	if nb == 1 {
-		v1 := toV1(t, data)
-		if len(v1) != len(data)-4 {
-			t.Fatalf("v1 file is %d bytes", len(v1))
-		}
-		back, err := ReadNetFile(v1)
-		if err != nil {
-			t.Fatalf("v1 file: %v", err)
-		}
-		if !same(back, q) {
-			t.Fatal("v1 file reads differently")
-		}
-	}
-	// Bucket counts outside 1..32 are refused (with a valid checksum).
-	for _, bad := range []uint32{0, 33, 1 << 31} {
-		b := bytes.Clone(data)
-		le.PutUint32(b[32:], bad)
-		if _, err := ReadNetFile(withChecksum(b)); err == nil || !strings.Contains(err.Error(), "buckets") {
-			t.Errorf("%d buckets: err = %v", bad, err)
-		}
-	}
-	// Another bucket count than the file's size fits is a size error.
-	if nb > 1 {
-		b := bytes.Clone(data)
-		le.PutUint32(b[32:], uint32(nb-1))
-		if _, err := ReadNetFile(withChecksum(b)); err == nil || !strings.Contains(err.Error(), "bytes") {
-			t.Errorf("wrong bucket count: err = %v", err)
-		}
-	}
-	for _, cut := range []int{0, 35, 40, 67, 68, 71, len(data) - 4, len(data) - 1} {
-		if _, err := ReadNetFile(data[:cut]); err == nil {
-			t.Errorf("truncated to %d bytes: no error", cut)
-		}
-	}
-	data[1000] ^= 1
-	if _, err := ReadNetFile(data); err == nil || !strings.Contains(err.Error(), "checksum") {
-		t.Errorf("corrupted file: err = %v, want a checksum error", err)
-	}
-	path := filepath.Join(t.TempDir(), "x.nnue")
-	if err := SaveNetFile(path, q); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := LoadNetFile(path); err != nil {
-		t.Fatal(err)
-	}
-	// A net of the wrong shape is not written.
-	q.OB = append(q.OB, 0)
-	if err := WriteNetFile(&buf, q); err == nil {
-		t.Error("mismatched O and OB written")
-	}
-}
-
-// TestNetFileIsEngines: the trainer reads and writes nets through the
-// engine's implementation of the format: the embedded net reads back and
-// writes out byte for byte, and an unclipped net that would wrap the
-// engine's int16 accumulators is refused when read (QuantEval panicked on
-// it), but written, so that the refusal is the reader's.
-func TestNetFileIsEngines(t *testing.T) {
+// TestQuantNetIsEngines: the trainer's quantised net converts to the
+// engine's net (package eval, which reads and writes the file format and
+// is tested there) and back without a change: the embedded net writes back
+// byte for byte through the conversion, a quantised net keeps its values
+// and buckets through a file, and an unclipped net that would wrap the
+// engine's int16 accumulators converts and writes, but is refused when
+// read (QuantEval panicked on it), while the same net clipped loads.
+func TestQuantNetIsEngines(t *testing.T) {
 	data, err := os.ReadFile("../eval/nets/default.nnue")
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, err := ReadNetFile(data)
+	emb, err := eval.LoadNet(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	en, err := QuantNetOf(emb).EngineNet()
 	if err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := WriteNetFile(&buf, q); err != nil {
+	if err := eval.WriteNet(&buf, en, en.Manifest); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(buf.Bytes(), data) {
 		t.Fatalf("the embedded net writes back as %d different bytes", len(buf.Bytes()))
 	}
+
+	same := func(a, b *QuantNet) bool {
+		return bytes.Equal(a.Manifest, b.Manifest) && slices.Equal(a.OB, b.OB) &&
+			slices.Equal(a.W, b.W) && slices.Equal(a.B, b.B) && slices.Equal(a.O, b.O)
+	}
+	for _, nb := range []int{1, 8} {
+		n := NewNet(31, nb)
+		for i := range n.OB {
+			n.OB[i] = -0.37 + 0.01*float32(i)
+		}
+		q := n.Quantise()
+		q.Manifest = []byte(`{"test":true}`)
+		for b := range nb {
+			if want := int32(math.Round(float64(n.OB[b]) * 255 * 64)); q.OB[b] != want {
+				t.Errorf("%d buckets: ob[%d] = %d, want %d", nb, b, q.OB[b], want)
+			}
+		}
+		path := filepath.Join(t.TempDir(), "x.nnue")
+		if err := SaveNetFile(path, q); err != nil {
+			t.Fatal(err)
+		}
+		back, err := LoadNetFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !same(back, q) || back.Buckets() != nb {
+			t.Fatalf("%d buckets: read-back net differs", nb)
+		}
+		// A net of the wrong shape is not converted, nor written.
+		q.OB = append(q.OB, 0)
+		if _, err := q.EngineNet(); err == nil {
+			t.Error("mismatched O and OB converted")
+		}
+		if err := SaveNetFile(path, q); err == nil {
+			t.Error("mismatched O and OB written")
+		}
+	}
+
 	n := NewNet(3, 2)
 	for i := range n.W {
 		n.W[i] *= 40 // far past MaxSize: no Clip
 	}
-	u := n.Quantise()
-	buf.Reset()
-	if err := WriteNetFile(&buf, u); err != nil {
+	u, err := n.Quantise().EngineNet()
+	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadNetFile(buf.Bytes()); err == nil || !strings.Contains(err.Error(), "int16") {
+	buf.Reset()
+	if err := eval.WriteNet(&buf, u, "{}"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := eval.LoadNet(buf.Bytes()); err == nil || !strings.Contains(err.Error(), "int16") {
 		t.Fatalf("unclipped net read: err = %v", err)
 	}
 	n.Clip()
-	if _, err := ReadNetFile(mustWrite(t, n.Quantise())); err != nil {
-		t.Fatalf("clipped net: %v", err)
-	}
-}
-
-func mustWrite(t *testing.T, q *QuantNet) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	if err := WriteNetFile(&buf, q); err != nil {
+	c, err := n.Quantise().EngineNet()
+	if err != nil {
 		t.Fatal(err)
 	}
-	return buf.Bytes()
+	buf.Reset()
+	if err := eval.WriteNet(&buf, c, "{}"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := eval.LoadNet(buf.Bytes()); err != nil {
+		t.Fatalf("clipped net: %v", err)
+	}
 }
 
 func TestTextLoader(t *testing.T) {
@@ -845,23 +720,18 @@ func TestLRSchedule(t *testing.T) {
 	}
 }
 
-// fileMirrorFEN reflects the board across the vertical axis (a <-> h);
-// castling and en passant are dropped.
+// fileMirrorFEN reflects the board across the vertical axis (a <-> h):
+// each rank of the placement read backwards; castling and en passant are
+// dropped.
 func fileMirrorFEN(fen string) string {
 	f := strings.Fields(fen)
-	var board [64]byte
-	for i, rk := range strings.Split(f[0], "/") {
-		file := 7
-		for _, c := range []byte(rk) {
-			if c >= '1' && c <= '8' {
-				file -= int(c - '0')
-				continue
-			}
-			board[(7-i)*8+file] = c
-			file--
-		}
+	ranks := strings.Split(f[0], "/")
+	for i, rk := range ranks {
+		b := []byte(rk)
+		slices.Reverse(b)
+		ranks[i] = string(b)
 	}
-	return placement(&board) + " " + f[1] + " - - 0 1"
+	return strings.Join(ranks, "/") + " " + f[1] + " - - 0 1"
 }
 
 func TestAddMirrored(t *testing.T) {

@@ -7,18 +7,20 @@ import (
 	"math/rand/v2"
 	"sync"
 	"time"
+
+	"github.com/rochade/rochade/eval"
 )
 
 // Parameter layout of the flat parameter, gradient and Adam vectors: W,
 // B, then O (Buckets*2*Hidden) and OB (Buckets) at offOB(Buckets).
 const (
 	offW = 0
-	offB = Inputs * Hidden
-	offO = offB + Hidden
+	offB = eval.NetInputs * eval.NetHidden
+	offO = offB + eval.NetHidden
 )
 
 // offOB is the offset of the output biases in a net with nb buckets.
-func offOB(nb int) int { return offO + nb*2*Hidden }
+func offOB(nb int) int { return offO + nb*2*eval.NetHidden }
 
 // NumParams is the number of parameters of a net with nb output buckets.
 func NumParams(nb int) int { return offOB(nb) + nb }
@@ -85,9 +87,9 @@ type worker struct {
 	g        []float32 // gradient, NumParam
 	loss     float64
 	loss2    float64
-	acS, acO [Hidden]float32
-	gS, gO   [Hidden]float32
-	stm, opp [MaxPieces]uint16
+	acS, acO [eval.NetHidden]float32
+	gS, gO   [eval.NetHidden]float32
+	stm, opp [eval.NetMaxActive]uint16
 }
 
 // NewTrainer takes over net (its slices are re-pointed into the trainer's
@@ -152,7 +154,7 @@ func (w *worker) forward(n *Net, fw []uint16, whiteToMove bool) (float32, int) {
 	perspectives(fw, whiteToMove, &w.stm, &w.opp)
 	n.accumulate(&w.acS, w.stm[:len(fw)])
 	n.accumulate(&w.acO, w.opp[:len(fw)])
-	b := Bucket(len(fw), n.Buckets())
+	b := eval.NetBucket(len(fw), n.Buckets())
 	return n.output(&w.acS, &w.acO, b), b
 }
 
@@ -166,19 +168,19 @@ func (w *worker) sample(n *Net, fw []uint16, whiteToMove bool, target, gain, sca
 	d := 2 * e * p * (1 - p) * gain * scale // dLoss/dout
 	g := w.g
 	gw := g[offW:offB:offB]
-	gb := (*[Hidden]float32)(g[offB:])
-	o := n.O[b*2*Hidden : (b+1)*2*Hidden]
-	og := offO + b*2*Hidden
-	hiddenGrad(&w.acS, (*[Hidden]float32)(o[:Hidden]), d, (*[Hidden]float32)(g[og:]), &w.gS)
-	hiddenGrad(&w.acO, (*[Hidden]float32)(o[Hidden:]), d, (*[Hidden]float32)(g[og+Hidden:]), &w.gO)
+	gb := (*[eval.NetHidden]float32)(g[offB:])
+	o := n.O[b*2*eval.NetHidden : (b+1)*2*eval.NetHidden]
+	og := offO + b*2*eval.NetHidden
+	hiddenGrad(&w.acS, (*[eval.NetHidden]float32)(o[:eval.NetHidden]), d, (*[eval.NetHidden]float32)(g[og:]), &w.gS)
+	hiddenGrad(&w.acO, (*[eval.NetHidden]float32)(o[eval.NetHidden:]), d, (*[eval.NetHidden]float32)(g[og+eval.NetHidden:]), &w.gO)
 	addRow(gb, &w.gS)
 	addRow(gb, &w.gO)
 	g[offOB(n.Buckets())+b] += d
 	for _, f := range w.stm[:len(fw)] {
-		addRow((*[Hidden]float32)(gw[int(f)*Hidden:]), &w.gS)
+		addRow((*[eval.NetHidden]float32)(gw[int(f)*eval.NetHidden:]), &w.gS)
 	}
 	for _, f := range w.opp[:len(fw)] {
-		addRow((*[Hidden]float32)(gw[int(f)*Hidden:]), &w.gO)
+		addRow((*[eval.NetHidden]float32)(gw[int(f)*eval.NetHidden:]), &w.gO)
 	}
 	return e * e
 }
@@ -188,7 +190,7 @@ func (w *worker) sample(n *Net, fw []uint16, whiteToMove bool, target, gain, sca
 // until the next call.
 func (t *Trainer) Gradient(d *Dataset, idx []uint32) (float64, []float32) {
 	t.ensureWorkers()
-	gain := float32(Scale / t.Cfg.K)
+	gain := float32(eval.NetScale / t.Cfg.K)
 	scale := 1 / float32(len(idx))
 	t.parallel(len(idx), func(k, lo, hi int) {
 		w := t.workers[k]
@@ -266,7 +268,7 @@ func (t *Trainer) Loss(d *Dataset) float64 {
 // (comparable across lambdas).
 func (t *Trainer) Evaluate(d *Dataset) (loss, scoreMSE float64) {
 	t.ensureWorkers()
-	gain := Scale / t.Cfg.K
+	gain := eval.NetScale / t.Cfg.K
 	t.parallel(d.Len(), func(k, lo, hi int) {
 		w := t.workers[k]
 		var loss, sl float64
@@ -360,7 +362,7 @@ func (t *Trainer) RunEpoch(train, val *Dataset, start time.Time, progress io.Wri
 // fine-tuning of the first layer can absorb their rounding error.
 func (t *Trainer) RoundOutput() {
 	for i := offO; i < offOB(t.Net.Buckets()); i++ {
-		t.P[i] = float32(math.Round(float64(t.P[i])*QB) / QB)
+		t.P[i] = float32(math.Round(float64(t.P[i])*eval.NetQB) / eval.NetQB)
 	}
 }
 

@@ -157,12 +157,6 @@ func KingAttacks(s Square) Bitboard { return kingAttacks[s] }
 // PawnAttacks returns the squares a pawn of colour c on s attacks.
 func PawnAttacks(c Color, s Square) Bitboard { return pawnAttacks[c][s] }
 
-// Between returns the squares strictly between a and b if aligned, else 0.
-func Between(a, b Square) Bitboard { return betweenBB[a][b] }
-
-// Line returns the full line through a and b if aligned, else 0.
-func Line(a, b Square) Bitboard { return lineBB[a][b] }
-
 // Distance is the king distance between two squares.
 func Distance(a, b Square) int { return int(squareDist[a][b]) }
 

@@ -98,9 +98,6 @@ func (p *Position) Occupied() Bitboard { return p.byType[0] }
 // ByColor returns the pieces of one colour.
 func (p *Position) ByColor(c Color) Bitboard { return p.byColor[c] }
 
-// ByType returns the pieces of one type, both colours.
-func (p *Position) ByType(t PieceType) Bitboard { return p.byType[t] }
-
 // Pieces returns the pieces of one colour and type.
 func (p *Position) Pieces(c Color, t PieceType) Bitboard { return p.byColor[c] & p.byType[t] }
 
@@ -131,17 +128,8 @@ func (p *Position) FullMove() int { return 1 + p.ply/2 }
 // position (including those before the FEN, by its move number).
 func (p *Position) GamePly() int { return p.ply }
 
-// Checkers returns the pieces giving check.
-func (p *Position) Checkers() Bitboard { return p.st().checkers }
-
 // InCheck reports whether the side to move is in check.
 func (p *Position) InCheck() bool { return p.st().checkers != 0 }
-
-// Pinned returns the pieces of the side to move pinned to its king.
-func (p *Position) Pinned() Bitboard { return p.st().pinned }
-
-// Captured returns the piece captured by the last move, if any.
-func (p *Position) Captured() Piece { return p.st().captured }
 
 // LastMove returns the move that led to this position, or NoMove.
 func (p *Position) LastMove() Move { return p.st().move }

@@ -1,16 +1,10 @@
 package variant960
 
 import (
-	"strings"
 	"testing"
-)
 
-func play(t *testing.T, p *Position, moves string) {
-	t.Helper()
-	if i, err := p.PlayMoves(strings.Fields(moves)...); err != nil {
-		t.Fatalf("move %d of %q: %v", i+1, moves, err)
-	}
-}
+	"github.com/rochade/rochade/internal/testutil"
+)
 
 // TestRepetitionInSearch checks the search's repetition rule: a repeat of a
 // position seen after the root is a draw at once, a repeat of one from
@@ -32,7 +26,7 @@ func TestRepetitionInSearch(t *testing.T) {
 	}
 	for _, c := range cases {
 		p := NewStartPosition()
-		play(t, p, c.moves)
+		testutil.PlayMoves(t, p, c.moves)
 		if got := p.IsRepetitionInSearch(c.ply); got != c.want {
 			t.Errorf("%q at ply %d: repetition %v, want %v", c.moves, c.ply, got, c.want)
 		}
@@ -49,7 +43,7 @@ func TestCopyTo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	play(t, p, "g1f3 g8f6 f3g1 f6g8 g1f3")
+	testutil.PlayMoves(t, p, "g1f3 g8f6 f3g1 f6g8 g1f3")
 	q, _ := ParseFEN("8/8/8/4k3/8/8/8/4K2R w K - 0 1")
 	p.CopyTo(q)
 	if q.FEN() != p.FEN() || q.Key() != p.Key() || q.RepetitionCount() != p.RepetitionCount() {

@@ -7,7 +7,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rochade/rochade/internal/testutil"
 )
+
+// raceEnabled: the tests run under the race detector (deep perft is
+// trimmed there).
+const raceEnabled = testutil.RaceEnabled
 
 // long enables the slow runs (perft depth 5 of all 960 start positions,
 // 2,000 oracle games). Run with `make test-long` or

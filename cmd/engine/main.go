@@ -99,7 +99,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "datagen":
 		return runDatagen(rest[1:], stdout, stderr)
 	case "train":
-		return runTrain(rest[1:])
+		return runTrain(rest[1:], stdout, stderr)
 	case "spsa":
 		if !uci.TuneBuild {
 			fmt.Fprintln(stderr, "rochade spsa: this build has no tuning options; build rochade-tune with `make tune` (go build -tags tune)")

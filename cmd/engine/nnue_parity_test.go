@@ -50,9 +50,12 @@ func TestNetParity(t *testing.T) {
 	for i := range n.OB {
 		n.OB[i] = 0.05 * float32(i-4)
 	}
-	q := n.Quantise()
+	q, err := n.Quantise().EngineNet()
+	if err != nil {
+		t.Fatal(err)
+	}
 	var buf bytes.Buffer
-	if err := train.WriteNetFile(&buf, q); err != nil {
+	if err := eval.WriteNet(&buf, q, ""); err != nil {
 		t.Fatal(err)
 	}
 	emb, err := os.ReadFile("../../eval/nets/default.nnue")
@@ -69,10 +72,7 @@ func TestNetParity(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		tq, err := train.ReadNetFile(c.data)
-		if err != nil {
-			t.Fatalf("%s: %v", c.name, err)
-		}
+		tq := train.QuantNetOf(en)
 		if c.buckets == 0 {
 			c.buckets = en.Buckets()
 		}

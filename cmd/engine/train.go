@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rochade/rochade/eval"
 	"github.com/rochade/rochade/train"
 	"github.com/rochade/rochade/uci"
 )
@@ -64,30 +65,97 @@ type manifest struct {
 	QuantValLoss *float64      `json:"val_loss_quantised,omitempty"`
 }
 
-func runTrain(args []string) int {
-	if err := trainMain(args, os.Stdout, os.Stderr); err != nil {
+// runTrain is the train subcommand; it returns the exit status.
+func runTrain(args []string, stdout, stderr io.Writer) int {
+	if err := trainMain(args, stdout, stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
-		fmt.Fprintf(os.Stderr, "rochade train: %v\n", err)
+		fmt.Fprintf(stderr, "rochade train: %v\n", err)
 		return 1
 	}
 	return 0
 }
 
+// trainOpts is the command line of rochade train.
+type trainOpts struct {
+	cfg                                train.Config
+	data, valFiles                     string
+	valLast, finish, buckets           int
+	k                                  float64
+	flt                                train.Filter
+	outPath, bestPath, ckptDir, resume string
+	mirror                             bool
+	set                                map[string]bool // the flags given
+}
+
 func trainMain(args []string, out, errOut io.Writer) error {
-	cfg := train.DefaultConfig()
+	o, err := parseTrainFlags(args, errOut)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	man := manifest{
+		Format: fmt.Sprintf("RCHDNNUE v%d", eval.NetVersion), Trainer: "rochade train " + uci.Version,
+		Filters: o.flt, FilterRules: train.FilterRules, Epochs: o.cfg.Epochs, FinishEpochs: o.finish, Batch: o.cfg.Batch,
+		LR: o.cfg.LR, Schedule: o.cfg.Schedule, WD: o.cfg.WD, Seed: o.cfg.Seed,
+	}
+	trainSet, valSet, err := loadTrainData(o, &man, out)
+	if err != nil {
+		return err
+	}
+	tr, err := startTrainer(o, trainSet, out)
+	if err != nil {
+		return err
+	}
+	cfg := tr.Cfg
+	man.K, man.Lambda, man.Buckets = cfg.K, cfg.Lambda, tr.Net.Buckets()
+	if o.ckptDir != "" {
+		if err := os.MkdirAll(o.ckptDir, 0o755); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(out, "epochs %d + %d finishing, batch %d, lr %g (%s), wd %g, lambda %.2f, K %.1f, buckets %d, threads %d\n",
+		cfg.Epochs, o.finish, cfg.Batch, cfg.LR, cfg.Schedule, cfg.WD, cfg.Lambda, cfg.K, tr.Net.Buckets(), cfg.Threads)
+	if tr.Epoch == 0 && valSet.Len() > 0 {
+		vl, vs := tr.Evaluate(valSet)
+		fmt.Fprintf(out, "epoch   0  val %.6f (score %.6f)\n", vl, vs)
+	}
+	var best *train.BestNet
+	if o.bestPath != "" {
+		// A resumed run keeps the best net it has: the loss to beat is
+		// that net's, not +Inf (a worse epoch once replaced it).
+		if best, err = train.NewBestNet(o.bestPath, o.resume != "", tr, valSet); err != nil {
+			return err
+		}
+		if !math.IsInf(best.Loss, 1) {
+			fmt.Fprintf(out, "best net so far: %s, quantised val %.6f\n", o.bestPath, best.Loss)
+		}
+	}
+	for tr.Epoch < o.cfg.Epochs+o.finish {
+		if err := trainEpoch(o, tr, trainSet, valSet, best, &man, start, out); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(out, "wrote %s (%v)\n", o.outPath, time.Since(start).Round(time.Second))
+	return nil
+}
+
+// parseTrainFlags reads and checks the command line.
+func parseTrainFlags(args []string, errOut io.Writer) (*trainOpts, error) {
+	o := &trainOpts{cfg: train.DefaultConfig(), set: map[string]bool{}}
+	cfg := &o.cfg
 	fs := flag.NewFlagSet("train", flag.ContinueOnError)
 	fs.SetOutput(errOut)
 	fs.Usage = func() {
 		fmt.Fprint(errOut, trainUsage)
 		fs.PrintDefaults()
 	}
-	data := fs.String("data", "", "training data files, comma-separated")
-	valFiles := fs.String("val", "", "validation data files, comma-separated")
-	valLast := fs.Int("val-last", -1, "hold out the last N training positions for validation (default: 2% when --val is not given)")
+	fs.StringVar(&o.data, "data", "", "training data files, comma-separated")
+	fs.StringVar(&o.valFiles, "val", "", "validation data files, comma-separated")
+	fs.IntVar(&o.valLast, "val-last", -1, "hold out the last N training positions for validation (default: 2% when --val is not given)")
 	fs.IntVar(&cfg.Epochs, "epochs", cfg.Epochs, "epochs")
-	finish := fs.Int("finish-epochs", 1, "extra epochs after rounding the output layer to the file's resolution and freezing it (at the final LR)")
+	fs.IntVar(&o.finish, "finish-epochs", 1, "extra epochs after rounding the output layer to the file's resolution and freezing it (at the final LR)")
 	fs.IntVar(&cfg.Batch, "batch", cfg.Batch, "positions per optimiser step")
 	fs.Float64Var(&cfg.LR, "lr", cfg.LR, "peak learning rate (AdamW)")
 	fs.StringVar(&cfg.Schedule, "schedule", cfg.Schedule, "LR schedule: cosine (to lr*lr-final) or step (x lr-gamma every lr-step epochs)")
@@ -96,195 +164,175 @@ func trainMain(args []string, out, errOut io.Writer) error {
 	fs.Float64Var(&cfg.LRGamma, "lr-gamma", cfg.LRGamma, "step: LR factor per drop")
 	fs.Float64Var(&cfg.WD, "wd", cfg.WD, "AdamW decoupled weight decay (first-layer and output weights)")
 	fs.Float64Var(&cfg.Lambda, "lambda", cfg.Lambda, "weight of the score in the target (1-lambda: the game result)")
-	kFlag := fs.Float64("k", 0, "sigmoid scale K in cp (0: fit on the training data)")
+	fs.Float64Var(&o.k, "k", 0, "sigmoid scale K in cp (0: fit on the training data)")
 	fs.IntVar(&cfg.Threads, "threads", runtime.NumCPU(), "worker threads")
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed for initialisation and shuffling")
-	maxScore := fs.Int("max-score", train.DefaultFilter.MaxScore, "skip positions with |score| above this (cp)")
-	minPly := fs.Int("min-ply", train.DefaultFilter.MinPly, "skip positions before this ply (sources that record the ply)")
-	outPath := fs.String("out", "net.nnue", "net file to write (after every epoch)")
-	bestPath := fs.String("best", "", "also write the net of the epoch with the lowest validation loss of the quantised net here")
-	ckptDir := fs.String("checkpoint", "", "directory for float checkpoints and per-epoch nets")
-	resume := fs.String("resume", "", "checkpoint file (or checkpoint directory) to continue from")
-	mirror := fs.Bool("mirror", false, "also train on every training position reflected file-wise (a <-> h); validation positions are not reflected")
-	buckets := fs.Int("buckets", train.DefaultBuckets, fmt.Sprintf("output buckets by piece count, 1..%d (1: no buckets); a resumed run keeps its checkpoint's", train.MaxBuckets))
+	fs.IntVar(&o.flt.MaxScore, "max-score", train.DefaultFilter.MaxScore, "skip positions with |score| above this (cp)")
+	fs.IntVar(&o.flt.MinPly, "min-ply", train.DefaultFilter.MinPly, "skip positions before this ply (sources that record the ply)")
+	fs.StringVar(&o.outPath, "out", "net.nnue", "net file to write (after every epoch)")
+	fs.StringVar(&o.bestPath, "best", "", "also write the net of the epoch with the lowest validation loss of the quantised net here")
+	fs.StringVar(&o.ckptDir, "checkpoint", "", "directory for float checkpoints and per-epoch nets")
+	fs.StringVar(&o.resume, "resume", "", "checkpoint file (or checkpoint directory) to continue from")
+	fs.BoolVar(&o.mirror, "mirror", false, "also train on every training position reflected file-wise (a <-> h); validation positions are not reflected")
+	fs.IntVar(&o.buckets, "buckets", train.DefaultBuckets, fmt.Sprintf("output buckets by piece count, 1..%d (1: no buckets); a resumed run keeps its checkpoint's", eval.NetMaxBuckets))
 	if err := fs.Parse(args); err != nil {
-		return err
+		return nil, err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
-	if *data == "" {
+	if o.data == "" {
 		fs.Usage()
-		return errors.New("--data is required")
+		return nil, errors.New("--data is required")
 	}
-	if cfg.Batch < 1 || cfg.Epochs < 0 || *finish < 0 || cfg.Threads < 1 {
-		return errors.New("--batch and --threads must be positive, --epochs and --finish-epochs not negative")
+	if cfg.Batch < 1 || cfg.Epochs < 0 || o.finish < 0 || cfg.Threads < 1 {
+		return nil, errors.New("--batch and --threads must be positive, --epochs and --finish-epochs not negative")
 	}
-	if *buckets < 1 || *buckets > train.MaxBuckets {
-		return fmt.Errorf("--buckets %d: want 1..%d", *buckets, train.MaxBuckets)
+	if o.buckets < 1 || o.buckets > eval.NetMaxBuckets {
+		return nil, fmt.Errorf("--buckets %d: want 1..%d", o.buckets, eval.NetMaxBuckets)
 	}
 	if cfg.Schedule != "cosine" && cfg.Schedule != "step" {
-		return fmt.Errorf("unknown --schedule %q", cfg.Schedule)
+		return nil, fmt.Errorf("unknown --schedule %q", cfg.Schedule)
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	start := time.Now()
-	flt := train.Filter{MaxScore: *maxScore, MinPly: *minPly}
-	man := manifest{
-		Format: fmt.Sprintf("RCHDNNUE v%d", train.NetVersion), Trainer: "rochade train " + uci.Version,
-		Filters: flt, FilterRules: train.FilterRules, Epochs: cfg.Epochs, FinishEpochs: *finish, Batch: cfg.Batch,
-		LR: cfg.LR, Schedule: cfg.Schedule, WD: cfg.WD, Seed: cfg.Seed,
-	}
+	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
+	return o, nil
+}
 
-	load := func(list string) (*train.Dataset, []train.Stats, error) {
-		d := train.NewDataset()
-		var stats []train.Stats
-		for _, p := range strings.Split(list, ",") {
-			if p = strings.TrimSpace(p); p == "" {
-				continue
-			}
-			t0 := time.Now()
-			st, err := d.Load(p, train.OpenSource(p), flt)
-			if err != nil {
-				return nil, nil, err
-			}
-			fmt.Fprintf(out, "loaded %s: %d read, %d kept, skipped %v (%.1fs)\n", p, st.Read, st.Kept, st.Skipped, time.Since(t0).Seconds())
-			stats = append(stats, st)
+// loadDataset loads the comma-separated files of list with the filter.
+func loadDataset(list string, flt train.Filter, out io.Writer) (*train.Dataset, []train.Stats, error) {
+	d := train.NewDataset()
+	var stats []train.Stats
+	for _, p := range strings.Split(list, ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
 		}
-		return d, stats, nil
+		t0 := time.Now()
+		st, err := d.Load(p, train.OpenSource(p), flt)
+		if err != nil {
+			return nil, nil, err
+		}
+		fmt.Fprintf(out, "loaded %s: %d read, %d kept, skipped %v (%.1fs)\n", p, st.Read, st.Kept, st.Skipped, time.Since(t0).Seconds())
+		stats = append(stats, st)
 	}
-	trainSet, stats, err := load(*data)
+	return d, stats, nil
+}
+
+// loadTrainData loads the training and validation sets (--val, or the
+// last --val-last training positions) and adds the reflections
+// (--mirror), noting what it did in man.
+func loadTrainData(o *trainOpts, man *manifest, out io.Writer) (trainSet, valSet *train.Dataset, err error) {
+	trainSet, man.Data, err = loadDataset(o.data, o.flt, out)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	man.Data = stats
-	var valSet *train.Dataset
 	switch {
-	case *valFiles != "":
-		if valSet, man.Val, err = load(*valFiles); err != nil {
-			return err
+	case o.valFiles != "":
+		if valSet, man.Val, err = loadDataset(o.valFiles, o.flt, out); err != nil {
+			return nil, nil, err
 		}
-		if *valLast > 0 {
-			trainSet.Split(*valLast) // dropped: --val is the validation set
+		if o.valLast > 0 {
+			trainSet.Split(o.valLast) // dropped: --val is the validation set
 		}
 	default:
-		n := *valLast
+		n := o.valLast
 		if n < 0 {
 			n = trainSet.Len() / 50
 		}
 		valSet = trainSet.Split(n)
 		man.ValLast = n
 	}
-	if *mirror {
+	if o.mirror {
 		trainSet.AddMirrored()
 		man.Mirror = true
 	}
 	man.TrainCount, man.ValCount = trainSet.Len(), valSet.Len()
 	if trainSet.Len() == 0 {
-		return errors.New("no training positions")
+		return nil, nil, errors.New("no training positions")
 	}
 	fmt.Fprintf(out, "training positions %d, validation positions %d\n", trainSet.Len(), valSet.Len())
+	return trainSet, valSet, nil
+}
 
-	var tr *train.Trainer
-	if *resume != "" {
-		path := *resume
-		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-			path = filepath.Join(path, "last.ckpt")
-		}
-		c, err := train.LoadCheckpoint(path)
-		if err != nil {
-			return err
-		}
-		if set["buckets"] && *buckets != c.Buckets {
-			return fmt.Errorf("--buckets %d, but %s has %d output buckets", *buckets, path, c.Buckets)
-		}
-		cfg.K = c.K
-		if !set["lambda"] {
-			cfg.Lambda = c.Lambda
-		}
-		if *kFlag > 0 {
-			cfg.K = *kFlag
-		}
-		tr = train.Resume(c, cfg)
-		fmt.Fprintf(out, "resumed %s after epoch %d (step %d), K %.1f, lambda %.2f\n", path, c.Epoch, c.Step, cfg.K, cfg.Lambda)
-	} else {
-		if *kFlag > 0 {
-			cfg.K = *kFlag
+// startTrainer resumes the checkpoint of --resume, or makes a new net
+// with K given or fitted on trainSet.
+func startTrainer(o *trainOpts, trainSet *train.Dataset, out io.Writer) (*train.Trainer, error) {
+	cfg := o.cfg
+	if o.resume == "" {
+		if o.k > 0 {
+			cfg.K = o.k
 			fmt.Fprintf(out, "K %.1f (given)\n", cfg.K)
 		} else {
 			k, mse := train.FitK(trainSet)
 			cfg.K = k
 			fmt.Fprintf(out, "K %.1f fitted (MSE of sigmoid(score/K) vs result %.5f)\n", k, mse)
 		}
-		tr = train.NewTrainer(train.NewNet(cfg.Seed, *buckets), cfg)
+		return train.NewTrainer(train.NewNet(cfg.Seed, o.buckets), cfg), nil
 	}
-	man.K, man.Lambda, man.Buckets = cfg.K, cfg.Lambda, tr.Net.Buckets()
-	if *ckptDir != "" {
-		if err := os.MkdirAll(*ckptDir, 0o755); err != nil {
+	path := o.resume
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		path = filepath.Join(path, "last.ckpt")
+	}
+	c, err := train.LoadCheckpoint(path)
+	if err != nil {
+		return nil, err
+	}
+	if o.set["buckets"] && o.buckets != c.Buckets {
+		return nil, fmt.Errorf("--buckets %d, but %s has %d output buckets", o.buckets, path, c.Buckets)
+	}
+	cfg.K = c.K
+	if !o.set["lambda"] {
+		cfg.Lambda = c.Lambda
+	}
+	if o.k > 0 {
+		cfg.K = o.k
+	}
+	fmt.Fprintf(out, "resumed %s after epoch %d (step %d), K %.1f, lambda %.2f\n", path, c.Epoch, c.Step, cfg.K, cfg.Lambda)
+	return train.Resume(c, cfg), nil
+}
+
+// trainEpoch runs one epoch (a finishing one, with the output layer
+// rounded and frozen, after --epochs) and writes its net, the best net
+// and the checkpoints.
+func trainEpoch(o *trainOpts, tr *train.Trainer, trainSet, valSet *train.Dataset, best *train.BestNet, man *manifest, start time.Time, out io.Writer) error {
+	if tr.Epoch >= o.cfg.Epochs {
+		tr.Cfg.FreezeOutput = true
+		tr.RoundOutput()
+	}
+	st := tr.RunEpoch(trainSet, valSet, start, out)
+	fmt.Fprintln(out, st)
+	man.EpochsDone, man.TrainLoss, man.ValLoss, man.QuantValLoss = st.Epoch, st.TrainLoss, nil, nil
+	ql := math.Inf(1)
+	if valSet.Len() > 0 {
+		vl := st.ValLoss
+		ql = tr.QuantLoss(tr.Net.Quantise(), valSet)
+		man.ValLoss, man.QuantValLoss = &vl, &ql
+		fmt.Fprintf(out, "  quantised net: val %.6f\n", ql)
+	}
+	man.Date = time.Now().UTC().Format(time.RFC3339)
+	if err := writeNet(o.outPath, tr, man); err != nil {
+		return err
+	}
+	if best != nil {
+		q, err := quantWithManifest(tr, man)
+		if err != nil {
 			return err
 		}
-	}
-	fmt.Fprintf(out, "epochs %d + %d finishing, batch %d, lr %g (%s), wd %g, lambda %.2f, K %.1f, buckets %d, threads %d\n",
-		cfg.Epochs, *finish, cfg.Batch, cfg.LR, cfg.Schedule, cfg.WD, cfg.Lambda, cfg.K, tr.Net.Buckets(), cfg.Threads)
-	if tr.Epoch == 0 && valSet.Len() > 0 {
-		vl, vs := tr.Evaluate(valSet)
-		fmt.Fprintf(out, "epoch   0  val %.6f (score %.6f)\n", vl, vs)
-	}
-	var best *train.BestNet
-	if *bestPath != "" {
-		// A resumed run keeps the best net it has: the loss to beat is
-		// that net's, not +Inf (a worse epoch once replaced it).
-		if best, err = train.NewBestNet(*bestPath, *resume != "", tr, valSet); err != nil {
+		if wrote, err := best.Offer(q, ql); err != nil {
 			return err
-		}
-		if !math.IsInf(best.Loss, 1) {
-			fmt.Fprintf(out, "best net so far: %s, quantised val %.6f\n", *bestPath, best.Loss)
-		}
-	}
-	for tr.Epoch < cfg.Epochs+*finish {
-		if tr.Epoch >= cfg.Epochs {
-			tr.Cfg.FreezeOutput = true
-			tr.RoundOutput()
-		}
-		st := tr.RunEpoch(trainSet, valSet, start, out)
-		fmt.Fprintln(out, st)
-		man.EpochsDone, man.TrainLoss, man.ValLoss, man.QuantValLoss = st.Epoch, st.TrainLoss, nil, nil
-		ql := math.Inf(1)
-		if valSet.Len() > 0 {
-			vl := st.ValLoss
-			ql = tr.QuantLoss(tr.Net.Quantise(), valSet)
-			man.ValLoss, man.QuantValLoss = &vl, &ql
-			fmt.Fprintf(out, "  quantised net: val %.6f\n", ql)
-		}
-		man.Date = time.Now().UTC().Format(time.RFC3339)
-		if err := writeNet(*outPath, tr, &man); err != nil {
-			return err
-		}
-		if best != nil {
-			q, err := quantWithManifest(tr, &man)
-			if err != nil {
-				return err
-			}
-			if wrote, err := best.Offer(q, ql); err != nil {
-				return err
-			} else if wrote {
-				fmt.Fprintf(out, "  best so far: wrote %s\n", *bestPath)
-			}
-		}
-		if *ckptDir != "" {
-			if err := tr.SaveCheckpoint(filepath.Join(*ckptDir, "last.ckpt")); err != nil {
-				return err
-			}
-			if err := tr.SaveCheckpoint(filepath.Join(*ckptDir, fmt.Sprintf("epoch-%03d.ckpt", st.Epoch))); err != nil {
-				return err
-			}
-			if err := writeNet(filepath.Join(*ckptDir, fmt.Sprintf("epoch-%03d.nnue", st.Epoch)), tr, &man); err != nil {
-				return err
-			}
+		} else if wrote {
+			fmt.Fprintf(out, "  best so far: wrote %s\n", o.bestPath)
 		}
 	}
-	fmt.Fprintf(out, "wrote %s (%v)\n", *outPath, time.Since(start).Round(time.Second))
-	return nil
+	if o.ckptDir == "" {
+		return nil
+	}
+	if err := tr.SaveCheckpoint(filepath.Join(o.ckptDir, "last.ckpt")); err != nil {
+		return err
+	}
+	if err := tr.SaveCheckpoint(filepath.Join(o.ckptDir, fmt.Sprintf("epoch-%03d.ckpt", st.Epoch))); err != nil {
+		return err
+	}
+	return writeNet(filepath.Join(o.ckptDir, fmt.Sprintf("epoch-%03d.nnue", st.Epoch)), tr, man)
 }
 
 func writeNet(path string, tr *train.Trainer, man *manifest) error {

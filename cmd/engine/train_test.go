@@ -163,3 +163,23 @@ func quantLosses(t *testing.T, out string) []float64 {
 	}
 	return ls
 }
+
+// TestTrainWritesToItsWriters: `rochade train` reports on the writers the
+// command line is run with (it once wrote to os.Stdout and os.Stderr
+// whatever it was given).
+func TestTrainWritesToItsWriters(t *testing.T) {
+	dir := t.TempDir()
+	data := writeTrainData(t, dir, []string{"4k3/8/8/8/8/8/8/4K2R b K - 0 1", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"})
+	net := filepath.Join(dir, "n.nnue")
+	var out, errOut bytes.Buffer
+	if rc := run([]string{"train", "--data", data, "--epochs", "1", "--finish-epochs", "0", "--batch", "64", "--threads", "1", "--out", net}, nil, &out, &errOut); rc != 0 {
+		t.Fatalf("exit %d\n%s%s", rc, out.String(), errOut.String())
+	}
+	if !strings.Contains(out.String(), "wrote "+net) {
+		t.Errorf("stdout:\n%s", out.String())
+	}
+	out.Reset()
+	if rc := run([]string{"train", "--epochs", "1"}, nil, &out, &errOut); rc != 1 || !strings.Contains(errOut.String(), "rochade train: --data is required") {
+		t.Errorf("no --data: exit %d, stderr:\n%s", rc, errOut.String())
+	}
+}

@@ -55,7 +55,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fastchess := fl.String("fastchess", "fastchess", "fastchess binary (scripts/README.md says how to build one)")
 	nodes := fl.Int("nodes", 10000, "nodes a move (0: use -tc)")
 	tc := fl.String("tc", "8+0.08", "time control when -nodes is 0")
-	book := fl.String("book", "../shared/data/chess960.epd", "EPD opening book")
+	book := fl.String("book", "tests/testdata/chess960.epd", "EPD opening book (the default is relative to the repository root)")
 	variant := fl.String("variant", "fischerandom", "fastchess -variant")
 	concurrency := fl.Int("concurrency", 1, "games at once")
 	hash := fl.Int("hash", 16, "Hash (MB) of each engine")

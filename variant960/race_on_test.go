@@ -1,5 +1,0 @@
-//go:build race
-
-package variant960_test
-
-const raceEnabled = true
