@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	v "github.com/rochade/rochade/variant960"
-	"golang.org/x/exp/mmap"
 )
 
 // fuzzNames are the tables the fuzzer may pretend a file is.
@@ -35,7 +34,7 @@ func tableFromBytes(tt testing.TB, dir, name string, dtz bool, data []byte) (*ta
 	if !ok {
 		return nil, errors.New("bad name")
 	}
-	m, err := mmap.Open(f.Name())
+	m, err := mapFile(f.Name())
 	if err != nil {
 		tt.Fatal(err)
 	}

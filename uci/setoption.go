@@ -148,6 +148,7 @@ func (s *Session) cmdSetOption(args []string) {
 func (s *Session) setSyzygyPath(path string) {
 	s.set.syzygyPath = path
 	tb, warnings := tablebase.Open(path)
+	tb.OnFailure(func(msg string) { s.info("%s", msg) }) // a file damaged while in use
 	for _, w := range warnings {
 		s.info("%s", w)
 	}
