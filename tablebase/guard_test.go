@@ -302,9 +302,9 @@ func TestSpecialFilesNamedLikeTables(t *testing.T) {
 	}
 	defer tb.Close()
 	want := []string{
-		filepath.Join(dir, "KNvK.rtbw") + ": not a regular file (d",
+		filepath.Join(dir, "KNvK.rtbw") + ": not a regular file: a folder",
 		filepath.Join(dir, "KPvK.rtbw") + ": no such file",
-		filepath.Join(dir, "KRvK.rtbw") + ": not a regular file (p",
+		filepath.Join(dir, "KRvK.rtbw") + ": not a regular file: a FIFO",
 	}
 	if len(warn) != len(want) {
 		t.Errorf("warnings %q", warn)

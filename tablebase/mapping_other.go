@@ -3,7 +3,6 @@
 package tablebase
 
 import (
-	"fmt"
 	"os"
 
 	"golang.org/x/exp/mmap"
@@ -24,7 +23,7 @@ func mapFile(path string) (*mapping, error) {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%w (%s)", errNotRegular, fi.Mode().Type())
+		return nil, notRegular(fi.Mode())
 	}
 	r, err := mmap.Open(path)
 	if err != nil {

@@ -33,7 +33,7 @@ func mapFile(path string) (*mapping, error) {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%w (%s)", errNotRegular, fi.Mode().Type())
+		return nil, notRegular(fi.Mode())
 	}
 	size := fi.Size()
 	if size == 0 {

@@ -176,6 +176,23 @@ func newTable(name, path string, dtz bool) (*table, bool) {
 	return t, true
 }
 
+// notRegular is the error for a path that is not a regular file: mode
+// says what it is.
+func notRegular(mode os.FileMode) error {
+	what := "a special file"
+	switch {
+	case mode.IsDir():
+		what = "a folder"
+	case mode&os.ModeNamedPipe != 0:
+		what = "a FIFO"
+	case mode&os.ModeSocket != 0:
+		what = "a socket"
+	case mode&os.ModeDevice != 0:
+		what = "a device"
+	}
+	return fmt.Errorf("%w: %s", errNotRegular, what)
+}
+
 // checksumSize is the length of the checksum that ends every table file.
 const checksumSize = 16
 
