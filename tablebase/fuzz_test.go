@@ -126,6 +126,7 @@ func FuzzTable(f *testing.F) {
 				continue
 			}
 			for wdl := -2; wdl <= 2; wdl++ {
+				tab.failed.Store(false) // keep reading a table found inconsistent
 				tab.probeTable(pos, wdl)
 			}
 		}
@@ -148,6 +149,7 @@ func TestDamagedFiles(t *testing.T) {
 			for i := 0; i < 20; i++ {
 				pos, err := v.ParseFEN(randomFEN(r, name, "wb"[i&1:i&1+1]))
 				if err == nil {
+					tab.failed.Store(false) // keep reading a table found inconsistent
 					tab.probeTable(pos, 2)
 				}
 			}
