@@ -63,9 +63,11 @@ func (tb *Tablebases) endProbe(pos *v.Position, ply int, fault bool, ok *bool) {
 	tb.probeFailed(err)
 }
 
-// probeFailed finds the file a probe failed in: the one whose mapping
-// holds the fault address, or else those whose size on disk no longer
-// matches their mapping. Each is left out and reported.
+// probeFailed finds the file a fault was in: the one whose mapping holds
+// the fault address, or else (where the mapping's address is not known)
+// those whose size on disk no longer matches their mapping. Each is left
+// out and reported. Another runtime error (not a fault) is reported once,
+// without a file.
 func (tb *Tablebases) probeFailed(err runtime.Error) {
 	var blamed []*table
 	why := err.Error()
@@ -77,11 +79,11 @@ func (tb *Tablebases) probeFailed(err runtime.Error) {
 				break
 			}
 		}
-	}
-	if len(blamed) == 0 {
-		for _, t := range tb.all {
-			if !t.failed.Load() && t.changedOnDisk() != "" {
-				blamed = append(blamed, t)
+		if len(blamed) == 0 {
+			for _, t := range tb.all {
+				if !t.failed.Load() && t.changedOnDisk() != "" {
+					blamed = append(blamed, t)
+				}
 			}
 		}
 	}

@@ -322,3 +322,33 @@ func TestSpecialFilesNamedLikeTables(t *testing.T) {
 		t.Errorf("mapFile of a FIFO: %v", err)
 	}
 }
+
+// A runtime error in a probe that is not a fault (here a table's decoding
+// data emptied by hand, so that the decoder indexes past it) fails the
+// probe too: the engine goes on, the position is left as it was, and the
+// failure is reported once.
+func TestRuntimeErrorInProbe(t *testing.T) {
+	dir := copyTables(t, "KQvK")
+	tb, fails := openWatched(t, dir)
+	const fen = "8/8/8/8/8/2k5/8/KQ6 b - - 0 1"
+	pos := v.MustParseFEN(fen)
+	if _, ok := tb.ProbeWDL(pos); !ok {
+		t.Fatal("intact table does not answer")
+	}
+	for i := range tb.all[0].items {
+		for f := range tb.all[0].items[i] {
+			tb.all[0].items[i][f].base64 = nil
+		}
+	}
+	for i := 0; i < 3; i++ {
+		if w, ok := tb.ProbeWDL(pos); ok {
+			t.Errorf("WDL %d from a broken table", w)
+		}
+		if pos.FEN() != fen {
+			t.Fatalf("the failed probe left the position at %s", pos.FEN())
+		}
+	}
+	if got := fails.get(); len(got) != 1 || !strings.Contains(got[0], "tablebase probe failed: runtime error") {
+		t.Errorf("failures %q", got)
+	}
+}
