@@ -15,12 +15,16 @@ type Tablebase interface {
 	// cover; 0 for none.
 	MaxPieces() int
 	// ProbeWDL returns the WDL value of pos; ok is false when the tables
-	// cannot tell (castling rights, too many pieces, table missing).
+	// cannot tell (castling rights, too many pieces, table missing, or a
+	// table file that fails while in use). It may make moves on pos but
+	// leaves it as it was, also when it fails.
 	ProbeWDL(pos *v.Position) (wdl int, ok bool)
 	// RankRoot ranks the root moves, higher is better: tbMaxDTZ for a win
 	// the 50-move rule cannot spoil, 0 for a draw, -tbMaxDTZ for a sure
 	// loss, values between for wins and losses the rule may turn into
-	// draws. dtz tells whether DTZ tables did the ranking.
+	// draws. dtz tells whether DTZ tables did the ranking. ok is false
+	// when any move cannot be ranked (a table missing, or failing midway):
+	// the root is then searched as without tables.
 	RankRoot(pos *v.Position, moves []v.Move, rule50 bool) (ranks []int, dtz bool, ok bool)
 }
 

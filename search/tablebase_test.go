@@ -2,8 +2,11 @@ package search
 
 import (
 	"os"
+	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rochade/rochade/tablebase"
@@ -136,5 +139,82 @@ func TestTablebaseConversion(t *testing.T) {
 			res := e.Search(pos, Limits{Nodes: 3000}, Callbacks{})
 			pos.Make(res.Best)
 		}
+	}
+}
+
+// A table file cut to 0 bytes between two searches: the probes that read
+// it fail (the mapping faults), the root is searched as without tables and
+// the threads' positions are left intact, so the search still gives a
+// legal move and a legal PV.
+func TestSearchTableTruncated(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Windows refuses to cut a mapped file")
+	}
+	dir := t.TempDir()
+	for _, n := range []string{"KBNvK", "KBvK", "KNvK"} {
+		for _, ext := range []string{".rtbw", ".rtbz"} {
+			data, err := os.ReadFile(filepath.Join(testTablesPath, n+ext))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, n+ext), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	tb, warn := tablebase.Open(dir)
+	if len(warn) > 0 {
+		t.Fatal(warn)
+	}
+	var reports []string
+	var mu sync.Mutex
+	tb.OnFailure(func(msg string) {
+		mu.Lock()
+		reports = append(reports, msg)
+		mu.Unlock()
+	})
+	opts := DefaultOptions()
+	opts.Threads = 2
+	opts.Tablebase = tb
+	e := NewEngine(opts)
+	search := func(fen string) (Result, Info) {
+		t.Helper()
+		pos := v.MustParseFEN(fen)
+		var last Info
+		res := e.Search(pos, Limits{Depth: 8}, Callbacks{OnInfo: func(i Info) { last = i }})
+		if pos.FEN() != fen {
+			t.Fatalf("the search changed the caller's position to %s", pos.FEN())
+		}
+		p := pos.Copy()
+		for _, m := range last.PV {
+			if !p.IsLegal(m) || !p.IsPseudoLegal(m) {
+				t.Fatalf("%s: PV %v has an illegal move %v", fen, last.PV, m)
+			}
+			p.Make(m)
+		}
+		if res.Best == v.NoMove || !pos.IsPseudoLegal(res.Best) || !pos.IsLegal(res.Best) {
+			t.Fatalf("%s: best move %v", fen, res.Best)
+		}
+		return res, last
+	}
+	if res, _ := search("8/8/8/8/3k4/8/8/KBN5 w - - 0 1"); res.Score < TBWin-MaxPly {
+		t.Fatalf("intact tables: score %d", res.Score)
+	}
+	for _, ext := range []string{".rtbw", ".rtbz"} {
+		if err := os.Truncate(filepath.Join(dir, "KBNvK"+ext), 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, fen := range []string{"8/8/8/4k3/8/8/8/KBN5 w - - 0 1", "8/8/8/8/2k5/8/8/KBN5 w - - 0 1",
+		"8/8/8/8/8/1k6/2N5/K6B b - - 0 1"} {
+		res, _ := search(fen)
+		if res.Score >= TBWin-MaxPly || res.Score <= -(TBWin-MaxPly) {
+			t.Errorf("%s: a table score %d from a cut table", fen, res.Score)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(reports) != 1 || !strings.Contains(reports[0], "KBNvK.rtbw") {
+		t.Errorf("reports %q", reports)
 	}
 }

@@ -168,3 +168,28 @@ func BenchmarkProbeTable(b *testing.B) {
 		p.t.probeTable(p.pos, 0)
 	}
 }
+
+// probeWDLUnguarded and probeDTZUnguarded are ProbeWDL and ProbeDTZ
+// without the fault guard (guard.go), for BenchmarkProbeGuard.
+func (tb *Tablebases) probeWDLUnguarded(pos *v.Position) (int, bool) {
+	if !tb.probeable(pos) {
+		return 0, false
+	}
+	val, res := tb.search(pos, false)
+	if res == resFail {
+		return 0, false
+	}
+	tb.hits.Add(1)
+	return val, true
+}
+
+func (tb *Tablebases) probeDTZUnguarded(pos *v.Position) (int, bool) {
+	if !tb.probeable(pos) {
+		return 0, false
+	}
+	d, ok := tb.probeDTZ(pos)
+	if ok {
+		tb.hits.Add(1)
+	}
+	return d, ok
+}

@@ -239,14 +239,22 @@ func (d *pairs) decompress(idx uint64) (int, bool) {
 			ptr += 4
 		}
 	}
+	// Each step goes to a shorter symbol, as checked when the file was
+	// opened; a file changed since could lead anywhere, so check again.
 	for d.symlen[sym] != 0 {
 		ls := d.left(sym)
-		if offset < int64(d.symlen[ls])+1 {
-			sym = ls
-		} else {
-			offset -= int64(d.symlen[ls]) + 1
-			sym = d.right(sym)
+		if ls >= len(d.symlen) || d.symlen[ls] >= d.symlen[sym] {
+			return 0, false
 		}
+		next := ls
+		if offset >= int64(d.symlen[ls])+1 {
+			offset -= int64(d.symlen[ls]) + 1
+			next = d.right(sym)
+			if next >= len(d.symlen) || d.symlen[next] >= d.symlen[sym] {
+				return 0, false
+			}
+		}
+		sym = next
 	}
 	return d.left(sym), true
 }

@@ -28,8 +28,8 @@ func positionKey(pos *v.Position) uint64 {
 // stored value: a WDL score (-2..2) for WDL tables, or for DTZ tables the
 // distance in plies (given the position's WDL score wdl).
 func (t *table) probeTable(pos *v.Position, wdl int) (int, int) {
-	if t.mm == nil {
-		return 0, stFail // closed
+	if t.mm == nil || t.failed.Load() {
+		return 0, stFail // closed, or found damaged
 	}
 	var squares [maxTBPieces]int
 	var pcs [maxTBPieces]byte
@@ -198,7 +198,10 @@ func (t *table) probeTable(pos *v.Position, wdl int) (int, int) {
 		start += d.groupLen[next]
 	}
 	val, ok := d.decompress(idx)
-	if !ok {
+	if !ok || (!t.dtz && val > 4) {
+		// A position of the table's material always has a value: the
+		// file's data is not what its header said when it was opened.
+		t.fail("inconsistent data")
 		return 0, stFail
 	}
 	if !t.dtz {

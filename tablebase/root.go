@@ -1,6 +1,10 @@
 package tablebase
 
-import v "github.com/rochade/rochade/variant960"
+import (
+	"runtime/debug"
+
+	v "github.com/rochade/rochade/variant960"
+)
 
 // MaxDTZ is the rank of a sure win in RankRoot (and -MaxDTZ a sure loss).
 const MaxDTZ = 1 << 18
@@ -12,11 +16,22 @@ const MaxDTZ = 1 << 18
 // result alone (MaxDTZ, MaxDTZ-101, 0, -MaxDTZ+101, -MaxDTZ). ok is false
 // when the tables cannot rank pos (too many pieces, castling rights, a
 // table missing or unreadable). rule50 is the Syzygy50MoveRule option:
-// without it, cursed wins count as wins.
+// without it, cursed wins count as wins. A table that fails midway (a
+// damaged file, see guard.go) fails the whole ranking: ok is false, and
+// the caller searches as without tables.
 func (tb *Tablebases) RankRoot(pos *v.Position, moves []v.Move, rule50 bool) (ranks []int, dtz bool, ok bool) {
 	if !tb.probeable(pos) || len(moves) == 0 {
 		return nil, false, false
 	}
+	defer tb.endProbe(pos, pos.GamePly(), debug.SetPanicOnFault(true), &ok)
+	ranks, dtz, ok = tb.rankRoot(pos, moves, rule50)
+	if !ok {
+		ranks, dtz = nil, false
+	}
+	return ranks, dtz, ok
+}
+
+func (tb *Tablebases) rankRoot(pos *v.Position, moves []v.Move, rule50 bool) (ranks []int, dtz bool, ok bool) {
 	if ranks, ok := tb.rankDTZ(pos, moves); ok {
 		tb.hits.Add(uint64(len(moves)))
 		return ranks, true, true

@@ -4,14 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
-
-	"golang.org/x/exp/mmap"
+	"sync/atomic"
 )
 
 var (
-	errTruncated = errors.New("file truncated")
-	errEmpty     = errors.New("file empty")
-	errCorrupt   = errors.New("file corrupt")
+	errTruncated  = errors.New("file truncated")
+	errEmpty      = errors.New("file empty")
+	errCorrupt    = errors.New("file corrupt")
+	errNotRegular = errors.New("not a regular file")
 )
 
 var (
@@ -40,7 +40,7 @@ type pairs struct {
 
 	// The sections below stay in the mapped file m: the fields are their
 	// offsets, checked to lie inside the file when it is parsed.
-	m           *mmap.ReaderAt
+	m           *mapping
 	sizeofBlock uint64
 	span        uint64
 	sparse      int // 6 bytes an entry: block uint32, offset uint16
@@ -65,6 +65,7 @@ const maxTBPieces = 7
 type table struct {
 	name      string
 	path      string
+	owner     *Tablebases // told when the file fails in a probe; may be nil
 	dtz       bool
 	key, key2 uint64
 	pieces    int
@@ -72,7 +73,8 @@ type table struct {
 	unique    bool   // some non-king piece appears once for a side
 	pawnCount [2]int // leading colour first
 
-	mm     *mmap.ReaderAt // the mapped file; nil once closed
+	mm     *mapping    // the mapped file; nil once closed
+	failed atomic.Bool // a probe found the file damaged: no longer read
 	sides  int
 	files  int
 	items  [2][4]pairs
@@ -174,6 +176,23 @@ func newTable(name, path string, dtz bool) (*table, bool) {
 	return t, true
 }
 
+// notRegular is the error for a path that is not a regular file: mode
+// says what it is.
+func notRegular(mode os.FileMode) error {
+	what := "a special file"
+	switch {
+	case mode.IsDir():
+		what = "a folder"
+	case mode&os.ModeNamedPipe != 0:
+		what = "a FIFO"
+	case mode&os.ModeSocket != 0:
+		what = "a socket"
+	case mode&os.ModeDevice != 0:
+		what = "a device"
+	}
+	return fmt.Errorf("%w: %s", errNotRegular, what)
+}
+
 // checksumSize is the length of the checksum that ends every table file.
 const checksumSize = 16
 
@@ -193,13 +212,7 @@ func checkSize(n int) error {
 // Huffman codes, and that every section lies inside the file). It runs
 // once, when the folder is opened; a table that fails is not used.
 func (t *table) load() error {
-	// Only regular files: opening a FIFO would block for good.
-	if fi, err := os.Stat(t.path); err != nil {
-		return err
-	} else if !fi.Mode().IsRegular() {
-		return fmt.Errorf("not a regular file")
-	}
-	m, err := mmap.Open(t.path)
+	m, err := mapFile(t.path)
 	if err == nil {
 		t.mm = m
 		if err = checkSize(m.Len()); err == nil {
@@ -208,6 +221,10 @@ func (t *table) load() error {
 	}
 	if err != nil {
 		t.release()
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			return err // it names the file already
+		}
 		return fmt.Errorf("%s: %w", t.path, err)
 	}
 	return nil
@@ -215,28 +232,28 @@ func (t *table) load() error {
 
 func (t *table) release() {
 	if t.mm != nil {
-		t.mm.Close()
+		t.mm.close()
 	}
 	t.mm = nil
 }
 
 // Reads from a mapped file. The offsets of the probe code were checked
 // against the file's length when it was parsed (At checks them again).
-func u16le(m *mmap.ReaderAt, off int) int {
+func u16le(m *mapping, off int) int {
 	return int(m.At(off)) | int(m.At(off+1))<<8
 }
 
-func u32le(m *mmap.ReaderAt, off int) uint64 {
+func u32le(m *mapping, off int) uint64 {
 	return uint64(m.At(off)) | uint64(m.At(off+1))<<8 | uint64(m.At(off+2))<<16 | uint64(m.At(off+3))<<24
 }
 
-func u32be(m *mmap.ReaderAt, off int) uint64 {
+func u32be(m *mapping, off int) uint64 {
 	return uint64(m.At(off))<<24 | uint64(m.At(off+1))<<16 | uint64(m.At(off+2))<<8 | uint64(m.At(off+3))
 }
 
 // reader walks the file's header with bounds checks.
 type reader struct {
-	m   *mmap.ReaderAt
+	m   *mapping
 	pos int
 	err error
 }

@@ -1,10 +1,16 @@
 // Package tablebase probes Syzygy endgame tablebases (.rtbw WDL and .rtbz
-// DTZ files) in pure Go. Files are memory-mapped with golang.org/x/exp/mmap
-// (on Linux, macOS and Windows alike) and their headers checked when the
+// DTZ files) in pure Go. Files are memory-mapped (mmap on Unix systems,
+// golang.org/x/exp/mmap elsewhere) and their headers checked when the
 // folders are opened; a damaged file is left out and named. Probes read the
 // mapped files in place: the tables take no heap, and a probe allocates
 // nothing. Any number of goroutines may probe at once. Tables that are no
 // longer referenced are unmapped by the garbage collector.
+//
+// A file that is truncated or rewritten after it was mapped makes reads of
+// its mapping fault (SIGBUS) or give inconsistent data. A probe turns
+// either into a failed probe (ok false: no tablebase result), leaves the
+// file out from then on and tells the function set with OnFailure, once
+// for each file (see guard.go).
 //
 // Scores are from the side to move's view: 2 win, 1 win that the 50-move
 // rule turns into a draw ("cursed"), 0 draw, -1 loss saved by the 50-move
@@ -16,6 +22,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -41,6 +48,9 @@ type Tablebases struct {
 	numDTZ    int
 	maxPieces int
 	hits      atomic.Uint64
+
+	onFailure func(msg string) // see OnFailure
+	failedAny atomic.Bool      // a failure no file could be blamed for was told
 }
 
 // ListSeparator separates folders in a path list: ';' on Windows, ':'
@@ -97,6 +107,7 @@ func Open(paths string) (tb *Tablebases, warnings []string) {
 			if !ok {
 				continue
 			}
+			t.owner = tb
 			if err := t.load(); err != nil {
 				warnings = append(warnings, fmt.Sprintf("tablebase file not used: %v", err))
 				continue
@@ -252,6 +263,7 @@ func (tb *Tablebases) ProbeWDL(pos *v.Position) (wdl int, ok bool) {
 	if !tb.probeable(pos) {
 		return 0, false
 	}
+	defer tb.endProbe(pos, pos.GamePly(), debug.SetPanicOnFault(true), &ok)
 	val, res := tb.search(pos, false)
 	if res == resFail {
 		return 0, false
@@ -295,11 +307,12 @@ func (tb *Tablebases) ProbeDTZ(pos *v.Position) (dtz int, ok bool) {
 	if !tb.probeable(pos) {
 		return 0, false
 	}
-	d, ok := tb.probeDTZ(pos)
+	defer tb.endProbe(pos, pos.GamePly(), debug.SetPanicOnFault(true), &ok)
+	dtz, ok = tb.probeDTZ(pos)
 	if ok {
 		tb.hits.Add(1)
 	}
-	return d, ok
+	return dtz, ok
 }
 
 func (tb *Tablebases) probeDTZ(pos *v.Position) (int, bool) {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -296,5 +297,135 @@ func TestSyzygyAgreesWithStockfish(t *testing.T) {
 	for _, e := range engines {
 		e.send("quit")
 		e.waitExit(10 * time.Second)
+	}
+}
+
+// copyTables copies the named tables (both files of each) from the test
+// tables into a new folder, writable, and returns the folder.
+func copyTables(t *testing.T, names ...string) string {
+	t.Helper()
+	src, dir := syzygyDir(t), t.TempDir()
+	for _, n := range names {
+		for _, ext := range []string{".rtbw", ".rtbz"} {
+			data, err := os.ReadFile(filepath.Join(src, n+ext))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, n+ext), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return dir
+}
+
+// tbFailures returns the info strings that report a table failing in a
+// probe.
+func tbFailures(lines []string) []string {
+	var out []string
+	for _, l := range lines {
+		if strings.HasPrefix(l, "info string tablebase file failed") {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// TestSyzygyTruncatedWhileMapped truncates a table's files after the
+// engine has mapped and probed them. Reading the mapped pages past the new
+// end of the file faults (SIGBUS); the probe must count as "no table",
+// the search go on to a legal move, and one info string name the file.
+// Then the same for a file cut to a smaller size and one rewritten in
+// place with other bytes.
+func TestSyzygyTruncatedWhileMapped(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Windows refuses to cut a mapped file")
+	}
+	type damage struct {
+		name string
+		do   func(t *testing.T, path string)
+	}
+	cut := func(size func(int64) int64) func(t *testing.T, path string) {
+		return func(t *testing.T, path string) {
+			fi, err := os.Stat(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Truncate(path, size(fi.Size())); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, d := range []damage{
+		{"empty", cut(func(int64) int64 { return 0 })},
+		{"cut", cut(func(n int64) int64 { return n / 3 })},
+		{"rewritten", func(t *testing.T, path string) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.OpenFile(path, os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Keep the header, scramble everything after it.
+			for i := 64; i < len(data); i++ {
+				data[i] = byte(i*131 + i*i*7 + 29)
+			}
+			if _, err := f.WriteAt(data[64:], 64); err != nil {
+				t.Fatal(err)
+			}
+			f.Close()
+		}},
+	} {
+		t.Run(d.name, func(t *testing.T) {
+			dir := copyTables(t, "KBNvK", "KBvK", "KNvK")
+			e := startEngine(t)
+			e.handshake()
+			e.send("setoption name SyzygyPath value " + dir)
+			if got := e.sync(); len(got) != 1 || got[0] != "info string found 6 tablebases" {
+				t.Fatalf("got %q", got)
+			}
+			fen := "8/8/8/8/3k4/8/8/KBN5 w - - 0 1"
+			e.send("position fen " + fen)
+			best, _, lines := e.search("go depth 6", 20*time.Second)
+			legalIn(t, v.MustParseFEN(fen), best)
+			if last := lines[len(lines)-1]; strings.Contains(last, " tbhits 0 ") {
+				t.Fatalf("the intact tables were not probed: %q", last)
+			}
+			for _, ext := range []string{".rtbw", ".rtbz"} {
+				d.do(t, filepath.Join(dir, "KBNvK"+ext))
+			}
+			var all []string
+			for _, fen := range []string{"8/8/8/4k3/8/8/8/KBN5 w - - 0 1", "8/8/8/8/2k5/8/8/KBN5 w - - 0 1",
+				"8/8/8/4k3/8/8/8/KBN5 b - - 0 1"} {
+				e.send("ucinewgame", "position fen "+fen)
+				best, _, lines := e.search("go depth 6", 20*time.Second)
+				if best == "0000" {
+					t.Fatalf("%s: bestmove 0000, lines %q", fen, lines)
+				}
+				legalIn(t, v.MustParseFEN(fen), best)
+				all = append(all, lines...)
+			}
+			// The rewritten file may go unnoticed (its values are only
+			// wrong); a truncated one faults and must be named, once.
+			fails := tbFailures(all)
+			if d.name != "rewritten" && len(fails) == 0 {
+				t.Errorf("no info string names the failed file: %q", all)
+			}
+			seen := map[string]bool{}
+			for _, f := range fails {
+				if !strings.Contains(f, filepath.Join(dir, "KBNvK.rtb")) {
+					t.Errorf("the failure names another file: %q", f)
+				}
+				if seen[f] {
+					t.Errorf("reported twice: %q", f)
+				}
+				seen[f] = true
+			}
+			e.send("quit")
+			e.waitExit(10 * time.Second)
+			e.checkProtocol()
+		})
 	}
 }

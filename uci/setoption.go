@@ -121,6 +121,7 @@ func (s *Session) setDebugLogFile(value string) bool {
 func (s *Session) setSyzygyPath(path string) bool {
 	s.set.syzygyPath = path
 	tb, warnings := tablebase.Open(path)
+	tb.OnFailure(func(msg string) { s.info("%s", msg) }) // a file damaged while in use
 	for _, w := range warnings {
 		s.info("%s", w)
 	}
