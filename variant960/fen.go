@@ -82,136 +82,200 @@ func (d DroppedRight) String() string { return fmt.Sprintf("%c (%s)", d.Char, d.
 // other (two rooks for the same side) and characters that are no right
 // at all are still errors.
 func ParseFENDropped(fen string) (*Position, []DroppedRight, error) {
-	var dropped []DroppedRight
-	f := strings.Fields(fen)
-	if len(f) < 4 {
-		if len(f) == 0 {
-			return nil, nil, fenErr("fen", "empty")
-		}
-		return nil, nil, fenErr("fen", "need at least 4 fields (placement, side, castling, en passant), got %d", len(f))
-	}
-	if len(f) > 6 {
-		return nil, nil, fenErr("fen", "too many fields (%d), unexpected %q", len(f), f[6])
+	f, err := fenFields(fen)
+	if err != nil {
+		return nil, nil, err
 	}
 	p := &Position{states: make([]state, 1, 256)}
-	st := &p.states[0]
-	st.ep = NoSquare
+	p.states[0].ep = NoSquare
 	for i := range p.castleRook {
 		p.castleRook[i] = NoSquare
 	}
+	if err := p.parsePlacement(f[0]); err != nil {
+		return nil, nil, err
+	}
+	if err := p.parseSideToMove(f[1]); err != nil {
+		return nil, nil, err
+	}
+	dropped, err := p.parseCastling(f[2])
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := p.parseEnPassant(f[3]); err != nil {
+		return nil, nil, err
+	}
+	if err := p.parseCounters(f[4:]); err != nil {
+		return nil, nil, err
+	}
+	if err := p.initFENState(); err != nil {
+		return nil, nil, err
+	}
+	return p, dropped, nil
+}
 
-	// 1. Piece placement.
-	ranks := strings.Split(f[0], "/")
+// fenFields splits a FEN into its 4 to 6 fields.
+func fenFields(fen string) ([]string, error) {
+	f := strings.Fields(fen)
+	if len(f) < 4 {
+		if len(f) == 0 {
+			return nil, fenErr("fen", "empty")
+		}
+		return nil, fenErr("fen", "need at least 4 fields (placement, side, castling, en passant), got %d", len(f))
+	}
+	if len(f) > 6 {
+		return nil, fenErr("fen", "too many fields (%d), unexpected %q", len(f), f[6])
+	}
+	return f, nil
+}
+
+// parsePlacement reads the piece placement field onto the empty board
+// and checks the kings, the piece and pawn counts and the pawns' ranks.
+func (p *Position) parsePlacement(field string) error {
+	ranks := strings.Split(field, "/")
 	if len(ranks) != 8 {
-		return nil, nil, fenErr("piece placement", "need 8 ranks, got %d", len(ranks))
+		return fenErr("piece placement", "need 8 ranks, got %d", len(ranks))
 	}
 	for i, row := range ranks {
-		r := 7 - i
-		file := 0
-		for _, ch := range row {
-			switch {
-			case ch >= '1' && ch <= '8':
-				file += int(ch - '0')
-			default:
-				idx := strings.IndexRune(pieceChars, ch)
-				if idx <= 0 || ch == ' ' {
-					return nil, nil, fenErr("piece placement", "bad character %q in rank %d", ch, r+1)
-				}
-				if file > 7 {
-					return nil, nil, fenErr("piece placement", "rank %d has more than 8 squares", r+1)
-				}
-				p.putPiece(Piece(idx), SquareOf(file, r))
-				file++
-			}
-			if file > 8 {
-				return nil, nil, fenErr("piece placement", "rank %d has more than 8 squares", r+1)
-			}
-		}
-		if file != 8 {
-			return nil, nil, fenErr("piece placement", "rank %d has %d squares, need 8", r+1, file)
+		if err := p.parseRank(row, 7-i); err != nil {
+			return err
 		}
 	}
 	for c := White; c <= Black; c++ {
 		name := [2]string{"white", "black"}[c]
 		if n := p.Pieces(c, King).Count(); n != 1 {
-			return nil, nil, fenErr("piece placement", "%s has %d kings, need exactly 1", name, n)
+			return fenErr("piece placement", "%s has %d kings, need exactly 1", name, n)
 		}
 		if n := p.byColor[c].Count(); n > 16 {
-			return nil, nil, fenErr("piece placement", "%s has %d pieces, at most 16 allowed", name, n)
+			return fenErr("piece placement", "%s has %d pieces, at most 16 allowed", name, n)
 		}
 		if n := p.Pieces(c, Pawn).Count(); n > 8 {
-			return nil, nil, fenErr("piece placement", "%s has %d pawns, at most 8 allowed", name, n)
+			return fenErr("piece placement", "%s has %d pawns, at most 8 allowed", name, n)
 		}
 	}
 	if p.byType[Pawn]&(Rank1|Rank8) != 0 {
-		return nil, nil, fenErr("piece placement", "pawn on the first or eighth rank (%s)", (p.byType[Pawn] & (Rank1 | Rank8)).LSB())
+		return fenErr("piece placement", "pawn on the first or eighth rank (%s)", (p.byType[Pawn] & (Rank1 | Rank8)).LSB())
 	}
+	return nil
+}
 
-	// 2. Side to move.
-	switch f[1] {
+// parseRank reads one rank (0 = the first) of the placement field.
+func (p *Position) parseRank(row string, r int) error {
+	file := 0
+	for _, ch := range row {
+		switch {
+		case ch >= '1' && ch <= '8':
+			file += int(ch - '0')
+		default:
+			idx := strings.IndexRune(pieceChars, ch)
+			if idx <= 0 || ch == ' ' {
+				return fenErr("piece placement", "bad character %q in rank %d", ch, r+1)
+			}
+			if file > 7 {
+				return fenErr("piece placement", "rank %d has more than 8 squares", r+1)
+			}
+			p.putPiece(Piece(idx), SquareOf(file, r))
+			file++
+		}
+		if file > 8 {
+			return fenErr("piece placement", "rank %d has more than 8 squares", r+1)
+		}
+	}
+	if file != 8 {
+		return fenErr("piece placement", "rank %d has %d squares, need 8", r+1, file)
+	}
+	return nil
+}
+
+// parseSideToMove reads the side to move; the side not to move must not
+// be in check.
+func (p *Position) parseSideToMove(field string) error {
+	switch field {
 	case "w", "W":
 		p.side = White
 	case "b", "B":
 		p.side = Black
 	default:
-		return nil, nil, fenErr("side to move", "want w or b, got %q", f[1])
+		return fenErr("side to move", "want w or b, got %q", field)
 	}
 	if p.Attacked(p.KingSquare(p.side^1), p.side, p.byType[0]) {
-		return nil, nil, fenErr("side to move", "the side not to move (%s) is in check", [2]string{"white", "black"}[p.side^1])
+		return fenErr("side to move", "the side not to move (%s) is in check", [2]string{"white", "black"}[p.side^1])
 	}
+	return nil
+}
 
-	// 3. Castling.
-	if f[2] != "-" {
-		for _, ch := range f[2] {
-			why, err := p.addCastlingRight(ch)
-			if err != nil {
-				return nil, nil, err
-			}
-			if why != "" {
-				dropped = append(dropped, DroppedRight{ch, why})
-			}
+// parseCastling reads the castling field and returns the rights it
+// dropped because the board cannot have them.
+func (p *Position) parseCastling(field string) ([]DroppedRight, error) {
+	if field == "-" {
+		return nil, nil
+	}
+	var dropped []DroppedRight
+	for _, ch := range field {
+		why, err := p.addCastlingRight(ch)
+		if err != nil {
+			return nil, err
+		}
+		if why != "" {
+			dropped = append(dropped, DroppedRight{ch, why})
 		}
 	}
+	return dropped, nil
+}
 
-	// 4. En passant.
-	if f[3] != "-" {
-		ep, ok := ParseSquare(strings.ToLower(f[3]))
-		if !ok {
-			return nil, nil, fenErr("en passant", "bad square %q", f[3])
-		}
-		us := p.side
-		wantRank, pushed, origin := 5, ep-8, ep+8
-		if us == Black {
-			wantRank, pushed, origin = 2, ep+8, ep-8
-		}
-		if ep.Rank() != wantRank || p.board[pushed] != MakePiece(us^1, Pawn) ||
-			p.board[ep] != NoPiece || p.board[origin] != NoPiece {
-			return nil, nil, fenErr("en passant", "square %s cannot exist here: no %s pawn just made a double step past it",
-				f[3], [2]string{"white", "black"}[us^1])
-		}
-		st.ep = ep // kept below only if a capture is legal
+// parseEnPassant reads the en passant field: a square that a pawn of the
+// side not to move has just stepped past. It is kept later only if a
+// capture on it is legal (initFENState).
+func (p *Position) parseEnPassant(field string) error {
+	if field == "-" {
+		return nil
 	}
+	ep, ok := ParseSquare(strings.ToLower(field))
+	if !ok {
+		return fenErr("en passant", "bad square %q", field)
+	}
+	us := p.side
+	wantRank, pushed, origin := 5, ep-8, ep+8
+	if us == Black {
+		wantRank, pushed, origin = 2, ep+8, ep-8
+	}
+	if ep.Rank() != wantRank || p.board[pushed] != MakePiece(us^1, Pawn) ||
+		p.board[ep] != NoPiece || p.board[origin] != NoPiece {
+		return fenErr("en passant", "square %s cannot exist here: no %s pawn just made a double step past it",
+			field, [2]string{"white", "black"}[us^1])
+	}
+	p.states[0].ep = ep
+	return nil
+}
 
-	// 5-6. Counters.
-	if len(f) >= 5 {
-		n, err := fenCounter(f[4])
+// parseCounters reads the halfmove clock and the fullmove number, either
+// or both of which may be missing (f holds the fields after en passant).
+func (p *Position) parseCounters(f []string) error {
+	st := &p.states[0]
+	if len(f) >= 1 {
+		n, err := fenCounter(f[0])
 		if err != nil || n < 0 {
-			return nil, nil, fenErr("halfmove clock", "want a non-negative number, got %q", f[4])
+			return fenErr("halfmove clock", "want a non-negative number, got %q", f[0])
 		}
 		st.rule50 = min(n, maxRule50) // no counter overflow in Make
 	}
 	full := 1
-	if len(f) == 6 {
-		n, err := fenCounter(f[5])
+	if len(f) == 2 {
+		n, err := fenCounter(f[1])
 		if err != nil || n < 0 {
-			return nil, nil, fenErr("fullmove number", "want a positive number, got %q", f[5])
+			return fenErr("fullmove number", "want a positive number, got %q", f[1])
 		}
 		full = min(max(n, 1), maxFullMove)
 	}
 	p.ply = 2*(full-1) + int(p.side)
 	st.pliesFromNull = st.rule50
+	return nil
+}
 
-	// Keys and check info.
+// initFENState computes the keys and the check information of a parsed
+// FEN, keeps its en passant square only where a capture is legal and
+// rejects a check by more than two pieces.
+func (p *Position) initFENState() error {
+	st := &p.states[0]
 	for s := Square(0); s < 64; s++ {
 		if pc := p.board[s]; pc != NoPiece {
 			st.key ^= zPiece[pc][s]
@@ -234,9 +298,9 @@ func ParseFENDropped(fen string) (*Position, []DroppedRight, error) {
 		st.key ^= zEP[ep.File()]
 	}
 	if st.checkers.Count() > 2 {
-		return nil, nil, fenErr("piece placement", "the side to move is in check by %d pieces", st.checkers.Count())
+		return fenErr("piece placement", "the side to move is in check by %d pieces", st.checkers.Count())
 	}
-	return p, dropped, nil
+	return nil
 }
 
 // addCastlingRight reads one character of the castling field. A right

@@ -34,7 +34,7 @@ Options:
 `
 
 // runDatagen is the datagen subcommand; it returns the exit status.
-func runDatagen(args []string, stdout, stderr io.Writer) int {
+func runDatagen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "convert" {
 		return runConvert(args[1:], stdout, stderr)
 	}

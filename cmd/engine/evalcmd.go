@@ -46,26 +46,35 @@ func (nf *netFlags) net() (*eval.Net, error) {
 	return n, nil
 }
 
-// evalCmd prints the static evaluation, in centipawns from White's view,
-// of each FEN read on stdin (one a line; "FEN | score | result" lines from
-// training data are read too, and their extra fields ignored).
-func evalCmd(args []string, stdin io.Reader, out, stderr io.Writer) error {
-	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+// evalCmd is `rochade eval`: it prints the static evaluation, in
+// centipawns from White's view, of each FEN read on stdin (one a line;
+// "FEN | score | result" lines from training data are read too, and their
+// extra fields ignored).
+func evalCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("eval")
 	var nf netFlags
 	nf.register(fs)
 	info := fs.Bool("info", false, "print the net's hash and manifest and exit")
-	if err := fs.Parse(args); err != nil {
-		return err
+	err := fs.Parse(args)
+	if err == nil && fs.NArg() > 0 {
+		err = fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	if err == nil {
+		err = evalFENs(stdin, stdout, &nf, *info)
 	}
+	if err != nil {
+		return fail("eval", fs, err, stdout, stderr)
+	}
+	return 0
+}
+
+// evalFENs evaluates the FENs of in, or with info describes the net.
+func evalFENs(in io.Reader, out io.Writer, nf *netFlags, info bool) error {
 	n, err := nf.net()
 	if err != nil {
 		return err
 	}
-	if *info {
+	if info {
 		if n == nil {
 			fmt.Fprintln(out, "hand-written evaluation")
 			return nil
@@ -77,7 +86,7 @@ func evalCmd(args []string, stdin io.Reader, out, stderr io.Writer) error {
 	ev.SetNet(n)
 	w := bufio.NewWriter(out)
 	defer w.Flush()
-	sc := bufio.NewScanner(stdin)
+	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	line := 0
 	for sc.Scan() {
