@@ -162,13 +162,22 @@ func (e *Engine) Clear() {
 	e.clearThreads()
 }
 
-// clearThreads empties every thread's histories and evaluation caches.
+// clearThreads empties the histories and evaluation caches of the
+// threads that searched since the last clear. The others are still as
+// allocated: all zeros, and mostly pages the operating system has not
+// given yet. Writing zeros over them made every page resident: at
+// Threads 1024, ucinewgame grew the resident set from 292 MB to 4.28 GB
+// and took 26 s on the 2-core build machine.
 func (e *Engine) clearThreads() {
 	for _, t := range e.threads {
+		if !t.dirty {
+			continue
+		}
 		cont := t.hist.cont
 		clear(cont[:])
 		t.hist = histories{cont: cont}
 		t.ev.Clear()
+		t.dirty = false
 	}
 }
 
@@ -297,14 +306,16 @@ func (e *Engine) SearchWith(ctl *Control, pos *v.Position, limits Limits, cb Cal
 	if e.limited {
 		helpers = nil
 	}
+	main := e.threads[0]
+	main.dirty = true
 	for _, t := range helpers {
+		t.dirty = true
 		wg.Add(1)
 		go func(t *thread) {
 			defer wg.Done()
 			t.iterate()
 		}(t)
 	}
-	main := e.threads[0]
 	main.iterate()
 	// The main thread is done: wait in ponder/infinite mode, then stop all.
 	e.waitForStop()
