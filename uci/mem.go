@@ -196,10 +196,11 @@ type hashGuarded interface{ SetHashGuard(search.HashGuard) }
 // machine both got about 17.5 GB). A resident table is seen taken. Where
 // other processes take memory while the table is being made resident,
 // the table is cut to the budget measured then, and an info string says
-// so.
+// so. Not on Windows (reserveTables, mem_windows.go), where the table's
+// commit charge already shows it to other processes.
 func (s *Session) guardHash() {
 	g, ok := s.searcher.(hashGuarded)
-	if !ok {
+	if !ok || !reserveTables {
 		return
 	}
 	var last memBudget // the budget of the last look, for the info string
