@@ -98,7 +98,8 @@ var ThreadBytes = int64(unsafe.Sizeof(thread{})) + int64(unsafe.Sizeof(contHistT
 const threadStackBytes = 512 << 10
 
 // SetOptions applies options. It waits for a running search to end.
-// Options and HashFull wait only for the table's resize.
+// Options and HashFull wait only for the table's resize (and, with a
+// HashGuard, for the new table to be made resident).
 // Threads that go away are freed before the table is resized, and the
 // old table before the new one is allocated, so that memory in use never
 // holds both.

@@ -102,8 +102,9 @@ func TestHugeHashMeasured(t *testing.T) {
 			if !*long {
 				e.cmd.Process.Kill()
 			} else {
+				e.send("isready")
 				replies = append(replies, e.until("readyok", scaled(300*time.Second))...)
-				hash = effectiveHash(t, req, replies)
+				hash = effectiveHash(t, req, replies[:len(replies)-1])
 			}
 			t.Logf("Hash %s: %q", req, replies)
 			if total > 0 && hash > total*3/4 {
