@@ -65,8 +65,9 @@ func startBudgeted(t *testing.T, memMB int) *engine {
 	return e
 }
 
-// syncScaled is sync with a timeout stretched by the load (clearing a
-// large table touches every page of it, which a busy machine makes slow).
+// syncScaled is sync with a timeout stretched by the load (setting a
+// large table makes every page of it resident, and clearing it writes
+// every page, which a busy machine makes slow).
 func syncScaled(e *engine) []string {
 	e.t.Helper()
 	e.send("isready")
@@ -340,8 +341,8 @@ func TestMemoryBudget(t *testing.T) {
 		if got := syncScaled(e); len(got) != 0 {
 			t.Fatalf("Hash %d Threads %d: %q", c.hash, c.threads, got)
 		}
-		// A search of 1.5M nodes stores into nearly every 4 KB page of the
-		// table (Clear no longer touches the pages: it takes fresh ones).
+		// The table is resident from the setoption on; a search of 1.5M
+		// nodes then fills it (Clear writes a resident table over in place).
 		e.search("go depth 1", scaled(10*time.Second))
 		e.send("setoption name Clear Hash")
 		syncScaled(e)
