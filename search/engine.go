@@ -33,8 +33,9 @@ type Engine struct {
 	// search) reads them without stateMu. Lock order: mu, then stateMu.
 	stateMu sync.RWMutex
 
-	cur       atomic.Pointer[Control] // the running search's control, for Stop and PonderHit
-	ctl       *Control                // the running search's control, read by its threads
+	guard     atomic.Pointer[HashGuard] // set by SetHashGuard: new tables are made resident
+	cur       atomic.Pointer[Control]   // the running search's control, for Stop and PonderHit
+	ctl       *Control                  // the running search's control, read by its threads
 	pondering atomic.Bool
 
 	// Set up by Search, read by the main thread only.
@@ -97,7 +98,8 @@ var ThreadBytes = int64(unsafe.Sizeof(thread{})) + int64(unsafe.Sizeof(contHistT
 const threadStackBytes = 512 << 10
 
 // SetOptions applies options. It waits for a running search to end.
-// Options and HashFull wait only for the table's resize.
+// Options and HashFull wait only for the table's resize (and, with a
+// HashGuard, for the new table to be made resident).
 // Threads that go away are freed before the table is resized, and the
 // old table before the new one is allocated, so that memory in use never
 // holds both.
@@ -123,6 +125,9 @@ func (e *Engine) setOptions(opts Options) {
 	e.stateMu.Lock()
 	if opts.HashMB != e.opts.HashMB {
 		e.tt.Resize(opts.HashMB)
+		if g := e.guard.Load(); g != nil {
+			opts.HashMB = e.reserve(g, opts)
+		}
 	} else if netChanged {
 		e.tt.Clear()
 	}
@@ -144,6 +149,43 @@ func (e *Engine) setOptions(opts Options) {
 	}
 }
 
+// A HashGuard holds new tables to the memory the process may have.
+type HashGuard struct {
+	// Fit returns the largest table, in MB, that the memory allows now
+	// with the given number of threads, counting what the process holds
+	// (the part of the new table made resident so far among it).
+	Fit func(threads int) int
+	// Cut, if set, is told when a table was cut from the asked size to
+	// the size it got, in MB, because Fit allowed less while it was
+	// being made resident (other processes took memory meanwhile).
+	Cut func(asked, got int)
+}
+
+// SetHashGuard makes every table set up from now on (by SetOptions with a
+// new HashMB) resident before SetOptions returns, held to g. Its memory
+// is then taken when Hash is set, where other processes that measure the
+// memory see it, and not only as searches fill the table. A nil Fit
+// turns this off. It does not wait for a search.
+func (e *Engine) SetHashGuard(g HashGuard) {
+	if g.Fit == nil {
+		e.guard.Store(nil)
+		return
+	}
+	e.guard.Store(&g)
+}
+
+// reserve makes the new table resident under g and returns its size in
+// MB (opts.HashMB, or less where it was cut).
+func (e *Engine) reserve(g *HashGuard, opts Options) int {
+	const perMB = 1 << 20 / uint64(unsafe.Sizeof(ttBucket{}))
+	n := e.tt.Reserve(func() uint64 { return uint64(max(1, g.Fit(opts.Threads))) * perMB })
+	got := max(1, int(n/perMB)) // Fit is whole MB, at least 1
+	if got < opts.HashMB && g.Cut != nil {
+		g.Cut(opts.HashMB, got)
+	}
+	return min(got, opts.HashMB)
+}
+
 // Options returns the current options. It does not wait for a search.
 func (e *Engine) Options() Options {
 	e.stateMu.RLock()
@@ -162,13 +204,22 @@ func (e *Engine) Clear() {
 	e.clearThreads()
 }
 
-// clearThreads empties every thread's histories and evaluation caches.
+// clearThreads empties the histories and evaluation caches of the
+// threads that searched since the last clear. The others are still as
+// allocated: all zeros, and mostly pages the operating system has not
+// given yet. Writing zeros over them made every page resident: at
+// Threads 1024, ucinewgame grew the resident set from 292 MB to 4.28 GB
+// and took 26 s on the 2-core build machine.
 func (e *Engine) clearThreads() {
 	for _, t := range e.threads {
+		if !t.dirty {
+			continue
+		}
 		cont := t.hist.cont
 		clear(cont[:])
 		t.hist = histories{cont: cont}
 		t.ev.Clear()
+		t.dirty = false
 	}
 }
 
@@ -297,14 +348,16 @@ func (e *Engine) SearchWith(ctl *Control, pos *v.Position, limits Limits, cb Cal
 	if e.limited {
 		helpers = nil
 	}
+	main := e.threads[0]
+	main.dirty = true
 	for _, t := range helpers {
+		t.dirty = true
 		wg.Add(1)
 		go func(t *thread) {
 			defer wg.Done()
 			t.iterate()
 		}(t)
 	}
-	main := e.threads[0]
 	main.iterate()
 	// The main thread is done: wait in ponder/infinite mode, then stop all.
 	e.waitForStop()

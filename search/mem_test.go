@@ -3,6 +3,7 @@ package search
 import (
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -41,18 +42,99 @@ func TestThreadBytes(t *testing.T) {
 	}
 }
 
+// tableMemory is what the tables take: the resident set where it can be
+// read (on Linux the table is outside the Go heap), else the heap.
+func tableMemory(t *testing.T) int64 {
+	if runtime.GOOS == "linux" {
+		return settledRSS(t)
+	}
+	return heapInUse()
+}
+
+// settledRSS is the resident set once the garbage of earlier tests is
+// collected and its pages returned, which the runtime otherwise does in
+// the background, while a test measures.
+func settledRSS(t *testing.T) int64 {
+	debug.FreeOSMemory()
+	return vmRSS(t)
+}
+
+// noLimit is a guard that lets the table have what it asks for.
+var noLimit = HashGuard{Fit: func(int) int { return 1 << 20 }}
+
 // TestResizeReleases checks that resizing the table frees the old one
-// first: the heap never holds both.
+// first: memory never holds both.
 func TestResizeReleases(t *testing.T) {
-	e := NewEngine(Options{HashMB: 64, Threads: 1, MultiPV: 1})
-	base := heapInUse()
+	e := NewEngine(Options{HashMB: 1, Threads: 1, MultiPV: 1})
+	e.SetHashGuard(noLimit)
+	e.SetOptions(Options{HashMB: 64, Threads: 1, MultiPV: 1})
+	base := tableMemory(t)
 	e.SetOptions(Options{HashMB: 32, Threads: 1, MultiPV: 1})
-	if d := heapInUse() - base; d > -30<<20 {
-		t.Errorf("Hash 64 -> 32 MB changed the heap by %d bytes, want about -32 MB", d)
+	if d := tableMemory(t) - base; d > -30<<20 {
+		t.Errorf("Hash 64 -> 32 MB changed the memory by %d bytes, want about -32 MB", d)
 	}
 	e.SetOptions(Options{HashMB: 64, Threads: 1, MultiPV: 1})
-	if d := heapInUse() - base; d > 2<<20 {
-		t.Errorf("Hash back to 64 MB: heap %d bytes above the start", d)
+	if d := tableMemory(t) - base; d > 2<<20 {
+		t.Errorf("Hash back to 64 MB: memory %d bytes above the start", d)
+	}
+}
+
+// TestReserve: with a guard, a new table is resident when SetOptions
+// returns; where the guard allows less while the table is being made
+// resident (another process taking memory), the table is cut to it, the
+// cut is reported, and the engine searches with the smaller table. Clear
+// keeps a resident table resident and empties it.
+func TestReserve(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	e := NewEngine(Options{HashMB: 1, Threads: 1, MultiPV: 1})
+	before := settledRSS(t)
+	e.SetHashGuard(noLimit)
+	e.SetOptions(Options{HashMB: 256, Threads: 1, MultiPV: 1})
+	if grew := settledRSS(t) - before; grew < 250<<20 {
+		t.Errorf("Hash 256 MB: the resident set grew by %d MB", grew>>20)
+	}
+	pos := v.NewStartPosition()
+	e.Search(pos, Limits{Depth: 6}, Callbacks{})
+	held := settledRSS(t)
+	e.Clear()
+	if d := settledRSS(t) - held; d < -8<<20 || d > 8<<20 {
+		t.Errorf("Clear of a resident table changed the resident set by %d MB", d>>20)
+	}
+	if _, ok := e.tt.Probe(pos.Key()); ok {
+		t.Error("the root is still in the table after Clear")
+	}
+
+	// Another process takes 40 MB each time the memory is looked at,
+	// from 400 MB allowed on.
+	e.SetOptions(Options{HashMB: 1, Threads: 1, MultiPV: 1})
+	before = settledRSS(t)
+	allowed, looks := 400, 0
+	var cuts [][2]int
+	e.SetHashGuard(HashGuard{
+		Fit: func(threads int) int {
+			if threads != 2 {
+				t.Errorf("Fit asked for %d threads", threads)
+			}
+			looks++
+			allowed -= 40
+			return allowed
+		},
+		Cut: func(asked, got int) { cuts = append(cuts, [2]int{asked, got}) },
+	})
+	e.SetOptions(Options{HashMB: 512, Threads: 2, MultiPV: 1})
+	got := e.Options().HashMB
+	grew := settledRSS(t) - before
+	t.Logf("Hash 512 MB against a shrinking allowance: %d looks, table %d MB, cuts %v, resident set +%d MB", looks, got, cuts, grew>>20)
+	if got != allowed || len(cuts) != 1 || cuts[0] != [2]int{512, got} {
+		t.Errorf("table %d MB (allowed %d), cuts %v", got, allowed, cuts)
+	}
+	if grew > int64(got+16)<<20 || grew < int64(got-16)<<20 {
+		t.Errorf("table cut to %d MB, resident set grew by %d MB", got, grew>>20)
+	}
+	if r := e.Search(pos, Limits{Depth: 6}, Callbacks{}); r.Best == v.NoMove {
+		t.Error("no move with the cut table")
 	}
 }
 
@@ -81,11 +163,11 @@ func TestClearLeavesUnusedPages(t *testing.T) {
 	}
 	e := NewEngine(Options{HashMB: 1024, Threads: 1, MultiPV: 1})
 	e.Search(v.MustParseFEN("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), Limits{Depth: 6}, Callbacks{})
-	before := vmRSS(t)
+	before := settledRSS(t)
 	start := time.Now()
 	e.Clear()
 	took := time.Since(start)
-	grew := vmRSS(t) - before
+	grew := settledRSS(t) - before
 	t.Logf("Clear of a used 1024 MB table: %v, resident set %d MB before, %+d MB after", took, before>>20, grew>>20)
 	if grew > 256<<20 {
 		t.Errorf("Clear made %d MB of the 1024 MB table resident", grew>>20)

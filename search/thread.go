@@ -53,7 +53,10 @@ type thread struct {
 	depth     int // completed depth
 	rootDepth int
 	stopped   bool
-	pickers   [MaxPly + 2][2]picker
+	// dirty is set when the thread searches: its histories and its
+	// evaluator's caches may hold something, and Clear must empty them.
+	dirty   bool
+	pickers [MaxPly + 2][2]picker
 }
 
 // final is the root move the thread answers with: the first root move,

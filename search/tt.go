@@ -2,6 +2,8 @@ package search
 
 import (
 	"math/bits"
+	"runtime"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 
@@ -68,6 +70,9 @@ type TT struct {
 	// all zeros as allocated, and Clear has nothing to do (clearing it
 	// would only fault in every page of a table no search has touched).
 	used bool
+	// resident is set by Reserve, once every page of the table has been
+	// written: Clear then writes zeros in place and the pages stay.
+	resident bool
 }
 
 // NewTT makes a table of about mb megabytes.
@@ -90,23 +95,112 @@ func (t *TT) realloc(n uint64) {
 		t.freeBuckets()
 	}
 	t.allocBuckets(n)
-	t.used = false
+	t.used, t.resident = false, false
 }
 
-// clearRemakeBytes: from this size on, Clear drops the table and
-// allocates a new one instead of writing zeros over it. Writing zeros
-// touches every page, also those no search ever used: on a 17 GB table
-// that took 30-100 s and made the whole table resident. Fresh pages from
-// the OS are zero and cost nothing until used.
+// reserveChunk is how much of the table Reserve makes resident between
+// two looks at the memory: what it can overshoot by when other processes
+// take memory at the same time.
+const reserveChunk = 128 << 20
+
+// pageBytes is the page size assumed where the table is written page by
+// page to make it resident; where pages are larger, some writes are
+// spent on pages already resident.
+const pageBytes = 4096
+
+// Reserve makes every page of the table resident now, a chunk at a time,
+// so that the memory it needs is taken when it is set up (and other
+// processes that measure the memory see it taken) rather than during the
+// games. After each chunk, fit says how many buckets the table may have
+// with what the process holds now; where other processes took memory
+// meanwhile and that is less than the table, the table is cut to it
+// (never below one bucket). It returns the number of buckets left.
+func (t *TT) Reserve(fit func() uint64) uint64 {
+	bucketBytes := uint64(unsafe.Sizeof(ttBucket{}))
+	chunk := uint64(reserveChunk) / bucketBytes
+	done := uint64(0)
+	for cuts := 0; done < uint64(len(t.buckets)); {
+		end := min(uint64(len(t.buckets)), done+chunk)
+		t.populateRange(done, end)
+		done = end
+		n := max(1, min(uint64(len(t.buckets)), fit()))
+		if n == uint64(len(t.buckets)) {
+			continue
+		}
+		cuts++
+		if t.shrinkBuckets(n) {
+			done = min(done, n)
+			continue
+		}
+		// The table cannot be cut in place: a new one, written again
+		// from its start. After a few cuts (memory still shrinking), the
+		// rest is left to fill during the games.
+		t.realloc(n)
+		if done = 0; cuts > 4 {
+			return n
+		}
+	}
+	t.resident = true
+	return uint64(len(t.buckets))
+}
+
+// populateRange makes buckets [lo, hi) resident, split among the
+// processors.
+func (t *TT) populateRange(lo, hi uint64) {
+	t.parallel(lo, hi, func(b []ttBucket) {
+		if t.populate(b) {
+			return
+		}
+		step := pageBytes / int(unsafe.Sizeof(ttBucket{}))
+		for i := 0; i < len(b); i += step {
+			b[i][0].key.Store(0) // a write: a read would map the shared zero page
+		}
+	})
+}
+
+// parallel runs f over [lo, hi) of the buckets in parts on every
+// processor, each part starting on a 2 MB boundary of the table (a page
+// boundary, whatever the page size).
+func (t *TT) parallel(lo, hi uint64, f func([]ttBucket)) {
+	const align = (2 << 20) / uint64(unsafe.Sizeof(ttBucket{}))
+	workers := uint64(runtime.GOMAXPROCS(0))
+	per := ((hi-lo)/workers + align - 1) / align * align
+	if workers == 1 || per == 0 || hi-lo <= align {
+		f(t.buckets[lo:hi])
+		return
+	}
+	var wg sync.WaitGroup
+	for a := lo; a < hi; a += per {
+		b := min(hi, a+per)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(t.buckets[a:b])
+		}()
+	}
+	wg.Wait()
+}
+
+// clearRemakeBytes: from this size on, Clear of a table that is not
+// resident hands its pages back (or allocates a new one) instead of
+// writing zeros over it. Writing zeros touches every page, also those no
+// search ever used: on a 17 GB table that took 30-100 s and made the
+// whole table resident. Fresh pages from the OS are zero and cost nothing
+// until used.
 const clearRemakeBytes = 64 << 20
 
-// Clear empties the table.
+// Clear empties the table. A resident table (Reserve) is overwritten in
+// place, on every processor, and stays resident.
 func (t *TT) Clear() {
 	if t.used {
-		if n := len(t.buckets); n*int(unsafe.Sizeof(ttBucket{})) >= clearRemakeBytes {
-			t.realloc(uint64(n))
-		} else {
+		n := len(t.buckets)
+		switch {
+		case t.resident:
+			t.parallel(0, uint64(n), func(b []ttBucket) { clear(b) })
+		case n*int(unsafe.Sizeof(ttBucket{})) < clearRemakeBytes:
 			clear(t.buckets)
+		case !t.discardBuckets():
+			t.realloc(uint64(n))
 		}
 		t.used = false
 	}

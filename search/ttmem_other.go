@@ -1,4 +1,4 @@
-//go:build !windows
+//go:build !windows && !(linux && (amd64 || arm64))
 
 package search
 
@@ -19,3 +19,13 @@ func (t *TT) freeBuckets() {
 	t.buckets = nil
 	debug.FreeOSMemory() // collects the old table and returns its pages
 }
+
+// shrinkBuckets cannot cut a Go slice in place: the caller reallocates.
+func (t *TT) shrinkBuckets(n uint64) bool { return false }
+
+// discardBuckets cannot empty a Go slice without writing it: the caller
+// reallocates.
+func (t *TT) discardBuckets() bool { return false }
+
+// populate leaves it to the caller to write to every page.
+func (t *TT) populate(b []ttBucket) bool { return false }

@@ -62,3 +62,13 @@ func releaseBlock(addr uintptr) {
 		panic("search: VirtualFree of the transposition table: " + err.Error())
 	}
 }
+
+// shrinkBuckets does not cut the block in place: the caller reallocates.
+func (t *TT) shrinkBuckets(n uint64) bool { return false }
+
+// discardBuckets does not empty the block without writing it: the caller
+// reallocates.
+func (t *TT) discardBuckets() bool { return false }
+
+// populate leaves it to the caller to write to every page.
+func (t *TT) populate(b []ttBucket) bool { return false }

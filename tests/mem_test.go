@@ -72,11 +72,14 @@ func effectiveHash(t *testing.T, requested string, replies []string) int {
 }
 
 // TestHugeHashMeasured: on the memory the engine measures itself, a Hash
-// beyond the machine is reduced to at most 75% of MemTotal, and the engine
-// stays alive, answers isready and plays. Before the budget counted
-// kilobytes as megabytes, Hash 30000 and Hash 999999999 (set to 65536)
-// were accepted on a 24 GB machine and the allocation ended the process
-// (fatal error: runtime: out of memory).
+// beyond the machine is reduced to at most 75% of MemTotal. Before the
+// budget counted kilobytes as megabytes, Hash 30000 and Hash 999999999
+// (set to 65536) were accepted on a 24 GB machine and the allocation ended
+// the process (fatal error: runtime: out of memory). The table is made
+// resident when Hash is set, which takes most of the machine's memory and,
+// on the 2-core build machine under load, minutes: the default run reads
+// the reduced Hash and ends the engine at once; with -long the engine
+// makes the table resident, answers isready and plays.
 func TestHugeHashMeasured(t *testing.T) {
 	total := memTotalMB(t)
 	if total == 0 && runtime.GOOS == "linux" {
@@ -85,9 +88,23 @@ func TestHugeHashMeasured(t *testing.T) {
 	for _, req := range []string{"999999999", "30000"} {
 		t.Run(req, func(t *testing.T) {
 			e := startMeasuring(t)
+			if !*long {
+				os.WriteFile(fmt.Sprintf("/proc/%d/oom_score_adj", e.cmd.Process.Pid), []byte("1000"), 0)
+			}
 			e.send("setoption name Hash value " + req)
-			replies := syncScaled(e)
+			var replies []string
+			for l := ""; !strings.HasPrefix(l, "info string Hash ") || !strings.Contains(l, "memory budget"); {
+				l = e.next(scaled(10 * time.Second))
+				replies = append(replies, l)
+			}
 			hash := effectiveHash(t, req, replies)
+			if !*long {
+				e.cmd.Process.Kill()
+			} else {
+				e.send("isready")
+				replies = append(replies, e.until("readyok", scaled(300*time.Second))...)
+				hash = effectiveHash(t, req, replies[:len(replies)-1])
+			}
 			t.Logf("Hash %s: %q", req, replies)
 			if total > 0 && hash > total*3/4 {
 				t.Errorf("Hash %s: set to %d MB, more than 75%% of MemTotal %d MB", req, hash, total)
@@ -96,6 +113,9 @@ func TestHugeHashMeasured(t *testing.T) {
 				if strings.Contains(l, "could not be measured") {
 					t.Errorf("memory not measured on %s: %q", runtime.GOOS, l)
 				}
+			}
+			if !*long {
+				return
 			}
 			e.send("position startpos moves e2e4")
 			best, _, _ := e.search("go depth 5", scaled(30*time.Second))
@@ -107,19 +127,27 @@ func TestHugeHashMeasured(t *testing.T) {
 			}
 			rss := vmRSS(t, e.cmd.Process.Pid)
 			t.Logf("Hash %s: effective Hash %d MB (MemTotal %d MB); resident set after go depth 5: %d MB", req, hash, total, rss)
+			if rss < hash {
+				t.Errorf("Hash %d MB: resident set %d MB", hash, rss)
+			}
 			e.send("quit")
-			e.waitExit(scaled(10 * time.Second))
+			e.waitExit(scaled(30 * time.Second))
 		})
 	}
 }
 
 // TestThreadsMeasured: Threads beyond the budget are reduced on the
-// measured memory as well, and the engine still plays.
+// measured memory as well, and the engine still plays. The table of
+// most of the machine is made resident first: -long only.
 func TestThreadsMeasured(t *testing.T) {
+	if !*long {
+		t.Skip("makes a table of most of the machine's memory resident: -long")
+	}
 	total := memTotalMB(t)
 	e := startMeasuring(t)
-	e.send("setoption name Hash value 30000", fmt.Sprintf("setoption name Threads value %d", 1024))
-	got := syncScaled(e)
+	e.send("setoption name Hash value 30000", fmt.Sprintf("setoption name Threads value %d", 1024), "isready")
+	got := e.until("readyok", scaled(300*time.Second))
+	got = got[:len(got)-1]
 	hash := effectiveHash(t, "30000", got)
 	threads := 1024
 	for _, l := range got {
@@ -135,7 +163,7 @@ func TestThreadsMeasured(t *testing.T) {
 	best, _, _ := e.search("go depth 5", scaled(30*time.Second))
 	legalIn(t, v.NewStartPosition(), best)
 	e.send("quit")
-	e.waitExit(scaled(10 * time.Second))
+	e.waitExit(scaled(30 * time.Second))
 }
 
 // TestDatagenHashMeasured: rochade datagen --hash is per thread and was
@@ -183,6 +211,182 @@ func TestHugeHash32Bit(t *testing.T) {
 			legalIn(t, p, best)
 			e.send("quit")
 			e.waitExit(scaled(10 * time.Second))
+		})
+	}
+}
+
+// TestClearManyThreads: ucinewgame (and Clear Hash) at Threads 1024 must
+// not write over the tables of threads that never searched. It wrote
+// zeros over every thread's histories and caches: the resident set went
+// from 292 MB to 4.28 GB, and readyok came after 26 s on the 2-core build
+// machine.
+func TestClearManyThreads(t *testing.T) {
+	if vmRSS(t, os.Getpid()) == 0 {
+		t.Skip("no /proc")
+	}
+	e := startBudgeted(t, 16000) // a budget of 12,000 MB: room for 1024 threads
+	pid := e.cmd.Process.Pid
+	// A search with 2 threads first: their tables are in use.
+	e.send("setoption name Threads value 2")
+	syncScaled(e)
+	e.send("position startpos")
+	e.search("go depth 6", scaled(30*time.Second))
+	e.send("setoption name Threads value 1024")
+	if got := syncScaled(e); len(got) != 0 {
+		t.Fatalf("Threads 1024: %q", got)
+	}
+	before := vmRSS(t, pid)
+	for _, cmd := range []string{"ucinewgame", "setoption name Clear Hash"} {
+		start := time.Now()
+		e.send(cmd, "isready")
+		e.until("readyok", 60*time.Second)
+		took := time.Since(start)
+		rss := vmRSS(t, pid)
+		t.Logf("Threads 1024, %s: readyok after %v; resident set %d MB before, %d MB after", cmd, took, before, rss)
+		if took > 5*time.Second {
+			t.Errorf("Threads 1024: %s took %v", cmd, took)
+		}
+		if rss > before+128 {
+			t.Errorf("Threads 1024: %s made the resident set grow from %d to %d MB", cmd, before, rss)
+		}
+	}
+	// The engine still plays, with the cleared tables.
+	e.send("setoption name Threads value 2", "position startpos")
+	best, _, _ := e.search("go depth 5", scaled(30*time.Second))
+	legalIn(t, v.NewStartPosition(), best)
+	e.send("quit")
+	e.waitExit(scaled(10 * time.Second))
+}
+
+// meminfoMB reads a field of /proc/meminfo, in MB; 0 where there is none.
+func meminfoMB(name string) int {
+	data, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(l); len(f) == 3 && f[0] == name+":" && f[2] == "kB" {
+			kb, _ := strconv.Atoi(f[1])
+			return kb >> 10
+		}
+	}
+	return 0
+}
+
+// TestHashResident: the table is made resident when Hash is set, so that
+// the memory it takes is taken now, where other processes measuring the
+// memory see it (an untouched table filled during the games, and two
+// engines each given 17.5 GB of a 24 GB machine could not both fill
+// theirs). Clear Hash keeps it resident, and a smaller Hash gives the
+// memory back.
+func TestHashResident(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	const hash = 1024
+	if avail := meminfoMB("MemAvailable"); avail < 4*hash {
+		t.Skipf("only %d MB available", avail)
+	}
+	e := startMeasuring(t)
+	pid := e.cmd.Process.Pid
+	start := time.Now()
+	e.send(fmt.Sprintf("setoption name Hash value %d", hash))
+	if got := syncScaled(e); len(got) != 0 {
+		t.Fatalf("Hash %d: %q", hash, got)
+	}
+	rss := vmRSS(t, pid)
+	t.Logf("Hash %d MB: readyok after %v, resident set %d MB", hash, time.Since(start), rss)
+	if rss < hash {
+		t.Errorf("Hash %d MB: resident set only %d MB after readyok", hash, rss)
+	}
+	e.send("position startpos")
+	e.search("go depth 6", scaled(30*time.Second))
+	e.send("ucinewgame")
+	syncScaled(e)
+	if got := vmRSS(t, pid); got < hash || got > rss+64 {
+		t.Errorf("Hash %d MB: resident set %d MB after ucinewgame, %d MB before", hash, got, rss)
+	}
+	e.send("setoption name Hash value 16")
+	syncScaled(e)
+	if got := vmRSS(t, pid); got > 16+baseMB+2*threadMB {
+		t.Errorf("Hash 16 MB: resident set still %d MB", got)
+	}
+	e.send("quit")
+	e.waitExit(scaled(10 * time.Second))
+}
+
+// twoEngines starts two engines on the machine's real memory and sets
+// Hash 65536 on both, one after the other or both at once, and returns
+// the Hash each got. The engines are left running, tables resident.
+func twoEngines(t *testing.T, atOnce bool) (a, b *engine, hashA, hashB int) {
+	const req = "65536"
+	a, b = startMeasuring(t), startMeasuring(t)
+	// Should the machine run short all the same, the kernel is to end
+	// these engines, not the other jobs on the machine.
+	for _, e := range []*engine{a, b} {
+		os.WriteFile(fmt.Sprintf("/proc/%d/oom_score_adj", e.cmd.Process.Pid), []byte("1000"), 0)
+	}
+	set := "setoption name Hash value " + req
+	if atOnce {
+		a.send(set, "isready")
+		b.send(set, "isready")
+		ra := a.until("readyok", scaled(300*time.Second))
+		rb := b.until("readyok", scaled(300*time.Second))
+		hashA, hashB = effectiveHash(t, req, ra[:len(ra)-1]), effectiveHash(t, req, rb[:len(rb)-1])
+		t.Logf("engine A: %q", ra)
+		t.Logf("engine B: %q", rb)
+		return a, b, hashA, hashB
+	}
+	a.send(set, "isready")
+	ra := a.until("readyok", scaled(300*time.Second))
+	hashA = effectiveHash(t, req, ra[:len(ra)-1])
+	b.send(set, "isready")
+	rb := b.until("readyok", scaled(300*time.Second))
+	hashB = effectiveHash(t, req, rb[:len(rb)-1])
+	t.Logf("engine A: %q", ra)
+	t.Logf("engine B: %q", rb)
+	return a, b, hashA, hashB
+}
+
+// TestTwoEnginesHash: two engines on one machine, each asking for Hash
+// 65536 (more than the machine), must together stay within it. Each
+// measured the memory when its Hash was set and tables filled only during
+// the games, so on the 24 GB build machine both got about 17.5 GB, 35 GB
+// in all. Now the first engine's table is resident when it answers
+// readyok, and the second, measuring after it, gets what is left and says
+// so. Both variants take most of the machine's memory for a few tens of
+// seconds: -long only.
+func TestTwoEnginesHash(t *testing.T) {
+	if !*long {
+		t.Skip("takes most of the machine's memory: -long")
+	}
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	for _, c := range []struct {
+		name   string
+		atOnce bool
+	}{{"one after the other", false}, {"both at once", true}} {
+		t.Run(c.name, func(t *testing.T) {
+			total, avail := memTotalMB(t), meminfoMB("MemAvailable")
+			start := time.Now()
+			a, b, hashA, hashB := twoEngines(t, c.atOnce)
+			rssA, rssB := vmRSS(t, a.cmd.Process.Pid), vmRSS(t, b.cmd.Process.Pid)
+			t.Logf("MemTotal %d MB, MemAvailable %d MB before; Hash %d + %d MB, resident %d + %d MB after %v; MemAvailable %d MB now",
+				total, avail, hashA, hashB, rssA, rssB, time.Since(start), meminfoMB("MemAvailable"))
+			a.send("quit")
+			b.send("quit")
+			a.waitExit(scaled(30 * time.Second))
+			b.waitExit(scaled(30 * time.Second))
+			if hashA+hashB+2*baseMB > avail {
+				t.Errorf("Hash %d + %d MB: more than the %d MB available", hashA, hashB, avail)
+			}
+			if rssA < hashA || rssB < hashB {
+				t.Errorf("Hash %d and %d MB: resident sets only %d and %d MB", hashA, hashB, rssA, rssB)
+			}
+			if !c.atOnce && hashB >= hashA {
+				t.Errorf("the second engine got Hash %d MB, the first %d MB", hashB, hashA)
+			}
 		})
 	}
 }

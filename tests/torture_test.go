@@ -65,8 +65,9 @@ func startBudgeted(t *testing.T, memMB int) *engine {
 	return e
 }
 
-// syncScaled is sync with a timeout stretched by the load (clearing a
-// large table touches every page of it, which a busy machine makes slow).
+// syncScaled is sync with a timeout stretched by the load (setting a
+// large table makes every page of it resident, and clearing it writes
+// every page, which a busy machine makes slow).
 func syncScaled(e *engine) []string {
 	e.t.Helper()
 	e.send("isready")
@@ -163,7 +164,11 @@ func TestHostileInput(t *testing.T) {
 	for _, end := range []string{"quit", "EOF"} {
 		t.Run(end, func(t *testing.T) {
 			const memMB = 256 // the budget is 192 MB, Hash at most 122 MB
-			hostileInput(t, startBudgeted(t, memMB), end, memMB, time.Second)
+			n := 200
+			if *long {
+				n = 20000
+			}
+			hostileInput(t, startBudgeted(t, memMB), end, memMB, time.Second, n)
 		})
 	}
 }
@@ -172,13 +177,14 @@ func TestHostileInput(t *testing.T) {
 // engine measures itself (no ROCHADE_MEMORY_MB), as users run it: the
 // stream's Hash 999999999 is then held to 75% of the machine's memory,
 // where the budget counted in kilobytes used to let it end the process.
-// The resident set must stay within 75% of MemTotal. A Clear Hash or
-// ucinewgame after a search touches every page of the table, so an
-// isready may wait for a table of many GB to be cleared: the patience
-// allows 1 s plus clearing 75% of MemTotal at 200 MB/s (first touches of
-// fresh pages ran at 160-700 MB/s on a 2-core, 24 GB build machine).
-// Without /proc (other systems) the resident set is not compared and the
-// patience is that of a 16 GB machine.
+// The resident set must stay within 75% of MemTotal. Setting Hash makes
+// the table resident, so an isready may wait for a table of many GB to
+// be touched: the patience allows 1 s plus touching 75% of MemTotal at
+// 200 MB/s (first touches of fresh pages ran at 160-700 MB/s on a 2-core,
+// 24 GB build machine). Each Hash 999999999 of the stream takes most of
+// the machine's memory for a while: the stream has 200 lines, -long or
+// not. Without /proc (other systems) the resident set is not compared and
+// the patience is that of a 16 GB machine.
 func TestHostileInputMeasured(t *testing.T) {
 	total := memTotalMB(t)
 	if total == 0 && runtime.GOOS == "linux" {
@@ -189,18 +195,14 @@ func TestHostileInputMeasured(t *testing.T) {
 		total, patienceMB = 1<<24, 16<<10 // no resident set to compare
 	}
 	patience := time.Second + time.Duration(patienceMB*3/4/200)*time.Second
-	hostileInput(t, startMeasuring(t), "quit", total, patience)
+	hostileInput(t, startMeasuring(t), "quit", total, patience, 200)
 }
 
-// hostileInput runs the hostile stream on an engine that has memMB of
-// memory, ending it with quit or EOF. Each isready after a batch must be
-// answered within patience on an idle machine (longer in proportion to
-// the load).
-func hostileInput(t *testing.T, e *engine, end string, memMB int, patience time.Duration) {
-	n := 200
-	if *long {
-		n = 20000
-	}
+// hostileInput runs a hostile stream of n lines on an engine that has
+// memMB of memory, ending it with quit or EOF. Each isready after a batch
+// must be answered within patience on an idle machine (longer in
+// proportion to the load).
+func hostileInput(t *testing.T, e *engine, end string, memMB int, patience time.Duration, n int) {
 	r := rand.New(rand.NewPCG(uint64(len(end)), 7))
 	lines := hostileLines(r, n)
 	maxRSS, slowest, worstRatio := 0, time.Duration(0), 0.0
@@ -339,8 +341,8 @@ func TestMemoryBudget(t *testing.T) {
 		if got := syncScaled(e); len(got) != 0 {
 			t.Fatalf("Hash %d Threads %d: %q", c.hash, c.threads, got)
 		}
-		// A search of 1.5M nodes stores into nearly every 4 KB page of the
-		// table (Clear no longer touches the pages: it takes fresh ones).
+		// The table is resident from the setoption on; a search of 1.5M
+		// nodes then fills it (Clear writes a resident table over in place).
 		e.search("go depth 1", scaled(10*time.Second))
 		e.send("setoption name Clear Hash")
 		syncScaled(e)

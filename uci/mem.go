@@ -2,6 +2,7 @@ package uci
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"runtime/debug"
 	"runtime/metrics"
@@ -174,12 +175,46 @@ func (s *Session) optionBudget() memBudget {
 
 // clampHash holds a Hash request to the budget and says so if it must.
 func (s *Session) clampHash(n int) int {
+	s.guardHash()
 	b := s.optionBudget()
 	if fit := b.fitHash(n, s.set.threads); fit < n {
 		s.info("Hash %d MB with %d threads does not fit the memory budget of %s; Hash set to %d", n, s.set.threads, b, fit)
 		return fit
 	}
 	return n
+}
+
+// hashGuarded is a searcher that can make its tables resident when they
+// are set up (*search.Engine).
+type hashGuarded interface{ SetHashGuard(search.HashGuard) }
+
+// guardHash has the searcher make every new table resident as it sets it
+// up, watching the budget while it does, before a Hash request is
+// applied. The budget is measured when Hash is set; a table that filled
+// only during the games took memory that other processes measuring then
+// counted as available (two engines each given Hash 65536 on a 24 GB
+// machine both got about 17.5 GB). A resident table is seen taken. Where
+// other processes take memory while the table is being made resident,
+// the table is cut to the budget measured then, and an info string says
+// so. Not on Windows (reserveTables, mem_windows.go), where the table's
+// commit charge already shows it to other processes.
+func (s *Session) guardHash() {
+	g, ok := s.searcher.(hashGuarded)
+	if !ok || !reserveTables {
+		return
+	}
+	var last memBudget // the budget of the last look, for the info string
+	g.SetHashGuard(search.HashGuard{
+		Fit: func(threads int) int {
+			last = currentBudget()
+			return last.fitHash(math.MaxInt32, threads)
+		},
+		Cut: func(asked, got int) {
+			s.info("Hash %d MB: other processes took memory while the table was being set up; with %d threads it does not fit the memory budget of %s; Hash set to %d",
+				asked, s.set.threads, last, got)
+			s.set.hash = got
+		},
+	})
 }
 
 // clampThreads holds a Threads request to the budget and says so if it must.

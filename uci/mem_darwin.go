@@ -52,3 +52,8 @@ func sysctlNumber(name string) (uint64, bool) {
 	}
 	return 0, false
 }
+
+// reserveTables: a new table is made resident when Hash is set
+// (guardHash): the free pages that other processes measure do not count
+// a table that is not yet touched.
+const reserveTables = true
