@@ -191,3 +191,40 @@ func TestStopEndsHelpersAtOnce(t *testing.T) {
 		t.Errorf("Stop to the end of SearchWith: median %v (want at most 10ms), worst %v (want at most 250ms)", median, worst)
 	}
 }
+
+// A ponder search with a node limit does not end by itself: the limit is
+// ignored while it ponders (it searches on past it) and applies from the
+// ponderhit, which then ends the search at once. Before, the node check
+// stopped the search before it looked at the pondering, and the search
+// returned at its node limit without a ponderhit.
+func TestPonderIgnoresNodeLimit(t *testing.T) {
+	for _, threads := range []int{1, 2} {
+		o := DefaultOptions()
+		o.Threads = threads
+		e := NewEngine(o)
+		ctl := NewControl()
+		done := make(chan Result, 1)
+		const limit = 20000
+		go func() {
+			done <- e.SearchWith(ctl, v.NewStartPosition(), Limits{Ponder: true, Nodes: limit}, Callbacks{})
+		}()
+		select {
+		case r := <-done:
+			t.Fatalf("threads %d: ponder search with nodes %d ended before its ponderhit: %+v", threads, limit, r)
+		case <-time.After(300 * time.Millisecond):
+		}
+		ctl.PonderHit()
+		select {
+		case r := <-done:
+			if r.Best == v.NoMove {
+				t.Errorf("threads %d: no move", threads)
+			}
+			if r.Nodes <= limit {
+				t.Errorf("threads %d: %d nodes, want more than the limit %d (searched on while pondering)", threads, r.Nodes, limit)
+			}
+		case <-time.After(2 * time.Second):
+			ctl.Stop()
+			t.Fatalf("threads %d: the node limit did not end the search after the ponderhit", threads)
+		}
+	}
+}

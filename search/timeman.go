@@ -59,12 +59,15 @@ func (e *Engine) softTimeUp(nRootMoves, stableIters int) bool {
 	return up || e.stopOnPonderHit
 }
 
-// checkTime is called by the main thread every 1024 nodes.
+// checkTime is called by the main thread every 1024 nodes (at every
+// node under a node limit or cap).
+//
+// Nothing that stops the whole search is checked while it ponders: a
+// stopped search answers at once, and a ponder search must answer only
+// after its ponderhit or stop. As in Stockfish, the node limit is ignored
+// while pondering and applies from the ponderhit on, counted from the go
+// (so the search then ends at once when the count was passed).
 func (e *Engine) checkTime(t *thread) {
-	if e.limits.Nodes > 0 && e.nodes() >= e.limits.Nodes {
-		e.ctl.stop.Store(true)
-		return
-	}
 	// A level's node cap ends the main thread's search only (helpers do
 	// not run): an infinite or ponder search then waits for its stop.
 	// Depth 1 always completes.
@@ -73,6 +76,10 @@ func (e *Engine) checkTime(t *thread) {
 		return
 	}
 	if e.stillPondering() {
+		return
+	}
+	if e.limits.Nodes > 0 && e.nodes() >= e.limits.Nodes {
+		e.ctl.stop.Store(true)
 		return
 	}
 	if e.useTime && t.depth >= 1 && (e.stopOnPonderHit || time.Since(e.start) > e.hardLimit) {
