@@ -98,7 +98,30 @@ const (
 	tmAffordMoves = 10 // the hard limit is bounded over this many next moves ...
 	tmAffordShare = 2  // ... to this many of their equal shares of the clock
 	tmHardFactor  = 5  // the hard limit is at most this many soft limits
+
+	// A low clock. A move's time as the GUI counts it is the search's
+	// time plus every delay outside it: reading go, writing bestmove, the
+	// GUI's own reading, and on a busy machine the scheduler (moves of a
+	// 2-core machine building beside the games took 0.18-0.37 s against
+	// limits of about 0.1 s). The hard limit leaves tmLowDelay (or Move
+	// Overhead, if more) plus 1/tmLowShare of the clock on it, and below
+	// tmLowComfort such reserves the increment counts only in part, so
+	// that a move spends less than the increment and the clock grows back.
+	tmLowDelay   = 100 * time.Millisecond
+	tmLowShare   = 8
+	tmLowComfort = 10
 )
+
+// lowClockReserve is what the hard limit leaves on the clock at least:
+// max(Move Overhead, tmLowDelay) plus 1/tmLowShare of the clock, the
+// clock counted up to the comfort level (see allocateTime). It binds only
+// at low clocks (below 780 ms at the default overhead; elsewhere 3/4 of
+// the clock less Move Overhead is lower) and at movestogo 1, where it
+// leaves 225 ms instead of two overheads.
+func lowClockReserve(tm, overhead time.Duration) time.Duration {
+	d := max(overhead, tmLowDelay)
+	return d + min(tm, tmLowComfort*d)/tmLowShare
+}
 
 // allocateTime returns the soft limit (start no new iteration after it),
 // the hard limit (stop the search) and whether the clock limits the
@@ -108,8 +131,15 @@ const (
 // equal shares of what the clock and increments give over the next
 // tmAffordMoves moves: with a low clock and a large increment, one long
 // think would otherwise leave too little for the moves after it. It never
-// exceeds 3/4 of the clock (all of it, less the overhead, on the last move
-// before a time control).
+// exceeds 3/4 of the clock less Move Overhead (all of it less two
+// overheads on the last move before a time control), and it always
+// leaves lowClockReserve on the clock.
+//
+// Below tmLowComfort × max(Move Overhead, tmLowDelay) on the clock (1 s
+// at the default overhead) the increment counts in proportion to the
+// clock: at half of it, half the increment. Above it, and wherever the
+// reserve does not bind, the limits are the same as without the low-clock
+// rules.
 func allocateTime(l Limits, side v.Color, overhead time.Duration) (soft, hard time.Duration, use bool) {
 	if l.MoveTime > 0 {
 		// The overhead takes at most half of a fixed move time: Move
@@ -123,6 +153,9 @@ func allocateTime(l Limits, side v.Color, overhead time.Duration) (soft, hard ti
 	tm, inc := l.WTime, l.WInc
 	if side == v.Black {
 		tm, inc = l.BTime, l.BInc
+	}
+	if comfort := tmLowComfort * max(overhead, tmLowDelay); tm < comfort && inc > 0 {
+		inc = time.Duration(float64(inc) * float64(tm) / float64(comfort))
 	}
 	mtg := tmHorizon
 	if l.MovesToGo > 0 {
@@ -143,7 +176,7 @@ func allocateTime(l Limits, side v.Color, overhead time.Duration) (soft, hard ti
 	if l.MovesToGo == 1 {
 		maxT = tm - 2*overhead
 	}
-	maxT = max(maxT, time.Millisecond)
+	maxT = max(min(maxT, tm-lowClockReserve(tm, overhead)), time.Millisecond)
 	soft = min(opt, maxT)
 	hard = max(soft, min(opt*tmHardFactor, afford, maxT))
 	return soft, hard, true
