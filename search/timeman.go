@@ -104,23 +104,29 @@ const (
 	// GUI's own reading, and on a busy machine the scheduler (moves of a
 	// 2-core machine building beside the games took 0.18-0.37 s against
 	// limits of about 0.1 s). The hard limit leaves tmLowDelay (or Move
-	// Overhead, if more) plus 1/tmLowShare of the clock on it, and below
-	// tmLowComfort such reserves the increment counts only in part, so
-	// that a move spends less than the increment and the clock grows back.
+	// Overhead, if more) plus 1/tmLowShare of the clock (counted up to
+	// tmLowCap delays) on it. Below tmLowComfort delays on the clock, in
+	// a game without movestogo, the increment and then the limits count
+	// only in proportion to the clock, so that a move spends less than the
+	// increment and the clock grows back: the delays outside the search,
+	// about 10 ms a move on that machine, are not in the limits, and at
+	// 2+0.02 they had held the clock at 0.1-0.5 s, where one delay of
+	// 0.15 s lost the game.
 	tmLowDelay   = 100 * time.Millisecond
 	tmLowShare   = 8
-	tmLowComfort = 10
+	tmLowCap     = 10
+	tmLowComfort = 20
 )
 
 // lowClockReserve is what the hard limit leaves on the clock at least:
 // max(Move Overhead, tmLowDelay) plus 1/tmLowShare of the clock, the
-// clock counted up to the comfort level (see allocateTime). It binds only
-// at low clocks (below 780 ms at the default overhead; elsewhere 3/4 of
-// the clock less Move Overhead is lower) and at movestogo 1, where it
-// leaves 225 ms instead of two overheads.
+// clock counted up to tmLowCap delays (1 s at the default overhead). It
+// binds only at low clocks (below 780 ms at the default overhead;
+// elsewhere 3/4 of the clock less Move Overhead is lower) and at
+// movestogo 1, where it leaves 225 ms instead of two overheads.
 func lowClockReserve(tm, overhead time.Duration) time.Duration {
 	d := max(overhead, tmLowDelay)
-	return d + min(tm, tmLowComfort*d)/tmLowShare
+	return d + min(tm, tmLowCap*d)/tmLowShare
 }
 
 // allocateTime returns the soft limit (start no new iteration after it),
@@ -135,11 +141,13 @@ func lowClockReserve(tm, overhead time.Duration) time.Duration {
 // overheads on the last move before a time control), and it always
 // leaves lowClockReserve on the clock.
 //
-// Below tmLowComfort × max(Move Overhead, tmLowDelay) on the clock (1 s
-// at the default overhead) the increment counts in proportion to the
-// clock: at half of it, half the increment. Above it, and wherever the
-// reserve does not bind, the limits are the same as without the low-clock
-// rules.
+// Below the comfort level, tmLowComfort × max(Move Overhead, tmLowDelay)
+// on the clock (2 s at the default overhead), and without movestogo, the
+// increment counts in proportion to the clock (at half of it, half the
+// increment), and so do the soft and hard limits that come of it: at
+// 2+0.02 a move at 1 s gets 14 ms (soft) and 68 ms (hard) instead of
+// 37 and 176. Above it, and wherever the reserve does not bind, the
+// limits are the same as without the low-clock rules.
 func allocateTime(l Limits, side v.Color, overhead time.Duration) (soft, hard time.Duration, use bool) {
 	if l.MoveTime > 0 {
 		// The overhead takes at most half of a fixed move time: Move
@@ -154,8 +162,14 @@ func allocateTime(l Limits, side v.Color, overhead time.Duration) (soft, hard ti
 	if side == v.Black {
 		tm, inc = l.BTime, l.BInc
 	}
-	if comfort := tmLowComfort * max(overhead, tmLowDelay); tm < comfort && inc > 0 {
-		inc = time.Duration(float64(inc) * float64(tm) / float64(comfort))
+	comfort := tmLowComfort * max(overhead, tmLowDelay)
+	low := l.MovesToGo == 0 && tm < comfort
+	// scale gives d in proportion to the clock below the comfort level.
+	scale := func(d time.Duration) time.Duration {
+		return time.Duration(float64(d) * float64(tm) / float64(comfort))
+	}
+	if low {
+		inc = scale(inc)
 	}
 	mtg := tmHorizon
 	if l.MovesToGo > 0 {
@@ -179,5 +193,9 @@ func allocateTime(l Limits, side v.Color, overhead time.Duration) (soft, hard ti
 	maxT = max(min(maxT, tm-lowClockReserve(tm, overhead)), time.Millisecond)
 	soft = min(opt, maxT)
 	hard = max(soft, min(opt*tmHardFactor, afford, maxT))
+	if low {
+		soft = max(scale(soft), time.Millisecond)
+		hard = max(scale(hard), time.Millisecond)
+	}
 	return soft, hard, true
 }

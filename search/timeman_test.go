@@ -37,12 +37,14 @@ func TestAllocateTime(t *testing.T) {
 		// The last move before the time control may use most of it, less
 		// the low-clock reserve (100 ms and 1/8 of the clock up to 1 s).
 		{"movestogo 1", Limits{TimeGiven: true, WTime: 2000 * ms, BTime: 2000 * ms, MovesToGo: 1}, 1775 * ms, 1775 * ms, 1775 * ms, 1775 * ms, 195 * ms},
-		// 2+0.02 with 300 ms left: less than the increment, so that the
-		// clock grows back; the hard limit leaves over 200 ms.
-		{"2+0.02 low", clock(300*ms, 20*ms), 5 * ms, 15 * ms, 10 * ms, 40 * ms, 250 * ms},
+		// 2+0.02 with 1 s left: less than the increment, so that the clock
+		// grows back (before: 37 ms soft, 176 ms hard).
+		{"2+0.02 at 1 s", clock(1000*ms, 20*ms), 10 * ms, 17 * ms, 50 * ms, 80 * ms, 900 * ms},
+		// 2+0.02 with 300 ms left: the least.
+		{"2+0.02 at 0.3 s", clock(300*ms, 20*ms), 1 * ms, 2 * ms, 1 * ms, 5 * ms, 280 * ms},
 		// 5+0.05 with 250 ms left (where moves of 0.18-0.37 s lost on time
-		// beside a build).
-		{"5+0.05 low", clock(250*ms, 50*ms), 10 * ms, 25 * ms, 20 * ms, 50 * ms, 220 * ms},
+		// beside a build; before: 14 ms soft, 103 ms hard).
+		{"5+0.05 at 0.25 s", clock(250*ms, 50*ms), 1 * ms, 2 * ms, 1 * ms, 4 * ms, 240 * ms},
 		// Under 115 ms (the reserve): depth 1 at once.
 		{"100 ms", clock(100*ms, 50*ms), 1 * ms, 1 * ms, 1 * ms, 1 * ms, 100 * ms},
 		// lichess-bot sends go movetime 10000 for the first move.
@@ -246,7 +248,7 @@ func lowClockGrid(f func(l Limits, tm, inc, oh time.Duration)) {
 }
 
 // At any clock the hard limit leaves max(Move Overhead, 100 ms) and an
-// eighth of the clock (counted up to the comfort level) on it: a move
+// eighth of the clock (counted up to 10 such delays) on it: a move
 // that runs to its hard limit and is then delayed by 100 ms more (or by
 // Move Overhead, if more) does not lose on time, while the clock holds
 // more than that reserve at all (below it the hard limit is 1 ms: depth
@@ -256,7 +258,7 @@ func TestLowClockReserve(t *testing.T) {
 	lowClockGrid(func(l Limits, tm, inc, oh time.Duration) {
 		soft, hard, _ := allocateTime(l, v.White, oh)
 		delay := max(oh, tmLowDelay)
-		want := delay + min(tm, tmLowComfort*delay)/tmLowShare
+		want := delay + min(tm, tmLowCap*delay)/tmLowShare
 		if soft > hard || soft <= 0 {
 			t.Fatalf("tm %v inc %v oh %v mtg %d: soft %v, hard %v", tm, inc, oh, l.MovesToGo, soft, hard)
 		}
@@ -271,11 +273,11 @@ func TestLowClockReserve(t *testing.T) {
 
 // The limits shrink with the clock: for a given increment, overhead and
 // movestogo, less clock never gives a longer soft or hard limit; and at
-// a quarter of the comfort level or less (250 ms at the default
+// a quarter of the comfort level or less (500 ms at the default
 // overhead) a move's soft limit is less than the increment without
 // movestogo, so the clock grows back (for Move Overheads up to 250 ms:
 // with 1 s a move and 10 ms increments it cannot). At 2+0.02 and the
-// default overhead that holds up to about 550 ms.
+// default overhead that holds up to about 1.1 s.
 func TestLowClockLimitsShrink(t *testing.T) {
 	type key struct {
 		inc, oh time.Duration
@@ -297,7 +299,7 @@ func TestLowClockLimitsShrink(t *testing.T) {
 }
 
 // At and above the comfort level (tmLowComfort × max(Move Overhead,
-// 100 ms), 1 s at the default overhead), but at movestogo 1, the limits
+// 100 ms), 2 s at the default overhead), but at movestogo 1, the limits
 // are those of the time manager before the low-clock rules: normal
 // clocks play as before.
 func TestNormalClockUnchanged(t *testing.T) {
@@ -314,7 +316,7 @@ func TestNormalClockUnchanged(t *testing.T) {
 }
 
 // A search at a low clock ends well inside it: 2+0.02 with 300 ms left
-// (hard limit 26 ms). Generous bound for a busy machine.
+// (hard limit 3 ms). Generous bound for a busy machine.
 func TestLowClockSearchEnds(t *testing.T) {
 	e := NewEngine(DefaultOptions())
 	pos := v.NewStartPosition()
