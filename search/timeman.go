@@ -106,12 +106,15 @@ const (
 	// limits of about 0.1 s). The hard limit leaves tmLowDelay (or Move
 	// Overhead, if more) plus 1/tmLowShare of the clock (counted up to
 	// tmLowCap delays) on it. Below tmLowComfort delays on the clock, in
-	// a game without movestogo, the increment and then the limits count
-	// only in proportion to the clock, so that a move spends less than the
-	// increment and the clock grows back: the delays outside the search,
-	// about 10 ms a move on that machine, are not in the limits, and at
-	// 2+0.02 they had held the clock at 0.1-0.5 s, where one delay of
-	// 0.15 s lost the game.
+	// a game without movestogo, the increment counts only in proportion to
+	// the clock, and the limits that come of it in proportion to its
+	// square, so that a move spends less than the increment and the clock
+	// grows back: the delays outside the search, about 10 ms a move on
+	// that machine, are not in the limits, and at 2+0.02 they had held the
+	// clock at 0.1-0.5 s, where one delay of 0.15 s lost the game (with
+	// the limits in proportion to the clock it settled at about 0.8 s,
+	// below the stalls of up to 0.9 s that the machine had at a load of
+	// 20-27; with its square at about 1 s).
 	tmLowDelay   = 100 * time.Millisecond
 	tmLowShare   = 8
 	tmLowCap     = 10
@@ -144,10 +147,10 @@ func lowClockReserve(tm, overhead time.Duration) time.Duration {
 // Below the comfort level, tmLowComfort × max(Move Overhead, tmLowDelay)
 // on the clock (2 s at the default overhead), and without movestogo, the
 // increment counts in proportion to the clock (at half of it, half the
-// increment), and so do the soft and hard limits that come of it: at
-// 2+0.02 a move at 1 s gets 14 ms (soft) and 68 ms (hard) instead of
-// 37 and 176. Above it, and wherever the reserve does not bind, the
-// limits are the same as without the low-clock rules.
+// increment), and the soft and hard limits that come of it in proportion
+// to its square: at 2+0.02 a move at 1 s gets 7 ms (soft) and 34 ms
+// (hard) instead of 37 and 176. Above it, and wherever the reserve does
+// not bind, the limits are the same as without the low-clock rules.
 func allocateTime(l Limits, side v.Color, overhead time.Duration) (soft, hard time.Duration, use bool) {
 	if l.MoveTime > 0 {
 		// The overhead takes at most half of a fixed move time: Move
@@ -194,8 +197,8 @@ func allocateTime(l Limits, side v.Color, overhead time.Duration) (soft, hard ti
 	soft = min(opt, maxT)
 	hard = max(soft, min(opt*tmHardFactor, afford, maxT))
 	if low {
-		soft = max(scale(soft), time.Millisecond)
-		hard = max(scale(hard), time.Millisecond)
+		soft = max(scale(scale(soft)), time.Millisecond)
+		hard = max(scale(scale(hard)), time.Millisecond)
 	}
 	return soft, hard, true
 }

@@ -27,11 +27,13 @@ func TestAllocateTime(t *testing.T) {
 		{"30+1 start", clock(30000*ms, 1000*ms), 1500 * ms, 2000 * ms, 3000 * ms, 9000 * ms, 15000 * ms},
 		// 30+1 with 9.1 s left: Rochade used to think 6 s (5× soft) here.
 		{"30+1 low", clock(9100*ms, 1000*ms), 1000 * ms, 1400 * ms, 1000 * ms, 3700 * ms, 5000 * ms},
-		// 30+1 with 1.5 s left: live on the increment.
-		{"30+1 very low", clock(1500*ms, 1000*ms), 500 * ms, 1100 * ms, 500 * ms, 1100 * ms, 400 * ms},
+		// 30+1 with 1.5 s left: below 2 s, less than the increment, so
+		// that the clock grows back (before: about the increment).
+		{"30+1 very low", clock(1500*ms, 1000*ms), 400 * ms, 450 * ms, 580 * ms, 650 * ms, 400 * ms},
 		{"10+1 start", clock(10000*ms, 1000*ms), 1000 * ms, 1300 * ms, 2000 * ms, 5000 * ms, 5000 * ms},
-		// 1+0.01 (one second): tens of milliseconds a move.
-		{"1+0.01", clock(1000*ms, 10*ms), 10 * ms, 40 * ms, 40 * ms, 160 * ms, 800 * ms},
+		// 1+0.01 (one second): a few milliseconds a move, below 2 s
+		// (before: 22 ms soft, 112 ms hard).
+		{"1+0.01", clock(1000*ms, 10*ms), 5 * ms, 8 * ms, 25 * ms, 35 * ms, 800 * ms},
 		// 40 moves in 60 s with 10 moves to go.
 		{"movestogo 10", Limits{TimeGiven: true, WTime: 6000 * ms, BTime: 6000 * ms, MovesToGo: 10}, 500 * ms, 620 * ms, 1000 * ms, 1250 * ms, 4500 * ms},
 		// The last move before the time control may use most of it, less
@@ -39,7 +41,7 @@ func TestAllocateTime(t *testing.T) {
 		{"movestogo 1", Limits{TimeGiven: true, WTime: 2000 * ms, BTime: 2000 * ms, MovesToGo: 1}, 1775 * ms, 1775 * ms, 1775 * ms, 1775 * ms, 195 * ms},
 		// 2+0.02 with 1 s left: less than the increment, so that the clock
 		// grows back (before: 37 ms soft, 176 ms hard).
-		{"2+0.02 at 1 s", clock(1000*ms, 20*ms), 10 * ms, 17 * ms, 50 * ms, 80 * ms, 900 * ms},
+		{"2+0.02 at 1 s", clock(1000*ms, 20*ms), 6 * ms, 8 * ms, 30 * ms, 40 * ms, 900 * ms},
 		// 2+0.02 with 300 ms left: the least.
 		{"2+0.02 at 0.3 s", clock(300*ms, 20*ms), 1 * ms, 2 * ms, 1 * ms, 5 * ms, 280 * ms},
 		// 5+0.05 with 250 ms left (where moves of 0.18-0.37 s lost on time
