@@ -113,8 +113,7 @@ const (
 	// that machine, are not in the limits, and at 2+0.02 they had held the
 	// clock at 0.1-0.5 s, where one delay of 0.15 s lost the game (with
 	// the limits in proportion to the clock it settled at about 0.8 s,
-	// below the stalls of up to 0.9 s that the machine had at a load of
-	// 20-27; with its square at about 1 s).
+	// with its square at about 1.1 s; see docs/reliability.md).
 	tmLowDelay   = 100 * time.Millisecond
 	tmLowShare   = 8
 	tmLowCap     = 10
