@@ -191,3 +191,47 @@ func TestStopEndsHelpersAtOnce(t *testing.T) {
 		t.Errorf("Stop to the end of SearchWith: median %v (want at most 10ms), worst %v (want at most 250ms)", median, worst)
 	}
 }
+
+// A ponder search with a node limit does not end by itself: the limit is
+// ignored while it ponders (it searches on past it) and applies from the
+// ponderhit, which then ends the search at once. Before, the node check
+// stopped the search before it looked at the pondering, and the search
+// returned at its node limit without a ponderhit.
+func TestPonderIgnoresNodeLimit(t *testing.T) {
+	for _, threads := range []int{1, 2} {
+		o := DefaultOptions()
+		o.Threads = threads
+		e := NewEngine(o)
+		ctl := NewControl()
+		done := make(chan Result, 1)
+		const limit = 20000
+		past := make(chan struct{})
+		var once sync.Once
+		cb := Callbacks{OnInfo: func(i Info) {
+			if i.Nodes > 2*limit {
+				once.Do(func() { close(past) })
+			}
+		}}
+		go func() {
+			done <- e.SearchWith(ctl, v.NewStartPosition(), Limits{Ponder: true, Nodes: limit}, cb)
+		}()
+		select {
+		case r := <-done:
+			t.Fatalf("threads %d: ponder search with nodes %d ended before its ponderhit: %+v", threads, limit, r)
+		case <-past:
+		case <-time.After(10 * time.Second):
+			ctl.Stop()
+			t.Fatalf("threads %d: no info past twice the node limit in 10 s", threads)
+		}
+		ctl.PonderHit()
+		select {
+		case r := <-done:
+			if r.Best == v.NoMove {
+				t.Errorf("threads %d: no move", threads)
+			}
+		case <-time.After(2 * time.Second):
+			ctl.Stop()
+			t.Fatalf("threads %d: the node limit did not end the search after the ponderhit", threads)
+		}
+	}
+}

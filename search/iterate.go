@@ -97,10 +97,11 @@ func (t *thread) iterate() {
 		if e.limits.Mate > 0 && best.score >= MateInMaxPly && MateIn(best.score) <= e.limits.Mate {
 			break
 		}
-		if e.limits.Nodes > 0 && e.nodes() >= e.limits.Nodes {
+		// The node limits, like in checkTime, wait for the ponderhit.
+		if e.limits.Nodes > 0 && e.nodes() >= e.limits.Nodes && !e.stillPondering() {
 			break
 		}
-		if e.limits.SoftNodes > 0 && e.nodes() >= e.limits.SoftNodes {
+		if e.limits.SoftNodes > 0 && e.nodes() >= e.limits.SoftNodes && !e.stillPondering() {
 			break
 		}
 		if e.capNodes > 0 && e.nodes() >= e.capNodes {

@@ -59,12 +59,15 @@ func (e *Engine) softTimeUp(nRootMoves, stableIters int) bool {
 	return up || e.stopOnPonderHit
 }
 
-// checkTime is called by the main thread every 1024 nodes.
+// checkTime is called by the main thread every 1024 nodes (at every
+// node under a node limit or cap).
+//
+// Nothing that stops the whole search is checked while it ponders: a
+// stopped search answers at once, and a ponder search must answer only
+// after its ponderhit or stop. As in Stockfish, the node limit is ignored
+// while pondering and applies from the ponderhit on, counted from the go
+// (so the search then ends at once when the count was passed).
 func (e *Engine) checkTime(t *thread) {
-	if e.limits.Nodes > 0 && e.nodes() >= e.limits.Nodes {
-		e.ctl.stop.Store(true)
-		return
-	}
 	// A level's node cap ends the main thread's search only (helpers do
 	// not run): an infinite or ponder search then waits for its stop.
 	// Depth 1 always completes.
@@ -73,6 +76,10 @@ func (e *Engine) checkTime(t *thread) {
 		return
 	}
 	if e.stillPondering() {
+		return
+	}
+	if e.limits.Nodes > 0 && e.nodes() >= e.limits.Nodes {
+		e.ctl.stop.Store(true)
 		return
 	}
 	if e.useTime && t.depth >= 1 && (e.stopOnPonderHit || time.Since(e.start) > e.hardLimit) {
@@ -91,7 +98,38 @@ const (
 	tmAffordMoves = 10 // the hard limit is bounded over this many next moves ...
 	tmAffordShare = 2  // ... to this many of their equal shares of the clock
 	tmHardFactor  = 5  // the hard limit is at most this many soft limits
+
+	// A low clock. A move's time as the GUI counts it is the search's
+	// time plus every delay outside it: reading go, writing bestmove, the
+	// GUI's own reading, and on a busy machine the scheduler (moves of a
+	// 2-core machine building beside the games took 0.18-0.37 s against
+	// limits of about 0.1 s). The hard limit leaves tmLowDelay (or Move
+	// Overhead, if more) plus 1/tmLowShare of the clock (counted up to
+	// tmLowCap delays) on it. Below tmLowComfort delays on the clock, in
+	// a game without movestogo, the increment counts only in proportion to
+	// the clock, and the limits that come of it in proportion to its
+	// square, so that a move spends less than the increment and the clock
+	// grows back: the delays outside the search, about 10 ms a move on
+	// that machine, are not in the limits, and at 2+0.02 they had held the
+	// clock at 0.1-0.5 s, where one delay of 0.15 s lost the game (with
+	// the limits in proportion to the clock it settled at about 0.8 s,
+	// with its square at about 1.1 s; see docs/reliability.md).
+	tmLowDelay   = 100 * time.Millisecond
+	tmLowShare   = 8
+	tmLowCap     = 10
+	tmLowComfort = 20
 )
+
+// lowClockReserve is what the hard limit leaves on the clock at least:
+// max(Move Overhead, tmLowDelay) plus 1/tmLowShare of the clock, the
+// clock counted up to tmLowCap delays (1 s at the default overhead). It
+// binds only at low clocks (below 780 ms at the default overhead;
+// elsewhere 3/4 of the clock less Move Overhead is lower) and at
+// movestogo 1, where it leaves 225 ms instead of two overheads.
+func lowClockReserve(tm, overhead time.Duration) time.Duration {
+	d := max(overhead, tmLowDelay)
+	return d + min(tm, tmLowCap*d)/tmLowShare
+}
 
 // allocateTime returns the soft limit (start no new iteration after it),
 // the hard limit (stop the search) and whether the clock limits the
@@ -101,8 +139,17 @@ const (
 // equal shares of what the clock and increments give over the next
 // tmAffordMoves moves: with a low clock and a large increment, one long
 // think would otherwise leave too little for the moves after it. It never
-// exceeds 3/4 of the clock (all of it, less the overhead, on the last move
-// before a time control).
+// exceeds 3/4 of the clock less Move Overhead (all of it less two
+// overheads on the last move before a time control), and it always
+// leaves lowClockReserve on the clock.
+//
+// Below the comfort level, tmLowComfort × max(Move Overhead, tmLowDelay)
+// on the clock (2 s at the default overhead), and without movestogo, the
+// increment counts in proportion to the clock (at half of it, half the
+// increment), and the soft and hard limits that come of it in proportion
+// to its square: at 2+0.02 a move at 1 s gets 7 ms (soft) and 34 ms
+// (hard) instead of 37 and 176. Above it, and wherever the reserve does
+// not bind, the limits are the same as without the low-clock rules.
 func allocateTime(l Limits, side v.Color, overhead time.Duration) (soft, hard time.Duration, use bool) {
 	if l.MoveTime > 0 {
 		// The overhead takes at most half of a fixed move time: Move
@@ -116,6 +163,15 @@ func allocateTime(l Limits, side v.Color, overhead time.Duration) (soft, hard ti
 	tm, inc := l.WTime, l.WInc
 	if side == v.Black {
 		tm, inc = l.BTime, l.BInc
+	}
+	comfort := tmLowComfort * max(overhead, tmLowDelay)
+	low := l.MovesToGo == 0 && tm < comfort
+	// scale gives d in proportion to the clock below the comfort level.
+	scale := func(d time.Duration) time.Duration {
+		return time.Duration(float64(d) * float64(tm) / float64(comfort))
+	}
+	if low {
+		inc = scale(inc)
 	}
 	mtg := tmHorizon
 	if l.MovesToGo > 0 {
@@ -136,8 +192,12 @@ func allocateTime(l Limits, side v.Color, overhead time.Duration) (soft, hard ti
 	if l.MovesToGo == 1 {
 		maxT = tm - 2*overhead
 	}
-	maxT = max(maxT, time.Millisecond)
+	maxT = max(min(maxT, tm-lowClockReserve(tm, overhead)), time.Millisecond)
 	soft = min(opt, maxT)
 	hard = max(soft, min(opt*tmHardFactor, afford, maxT))
+	if low {
+		soft = max(scale(scale(soft)), time.Millisecond)
+		hard = max(scale(scale(hard)), time.Millisecond)
+	}
 	return soft, hard, true
 }

@@ -27,15 +27,28 @@ func TestAllocateTime(t *testing.T) {
 		{"30+1 start", clock(30000*ms, 1000*ms), 1500 * ms, 2000 * ms, 3000 * ms, 9000 * ms, 15000 * ms},
 		// 30+1 with 9.1 s left: Rochade used to think 6 s (5× soft) here.
 		{"30+1 low", clock(9100*ms, 1000*ms), 1000 * ms, 1400 * ms, 1000 * ms, 3700 * ms, 5000 * ms},
-		// 30+1 with 1.5 s left: live on the increment.
-		{"30+1 very low", clock(1500*ms, 1000*ms), 500 * ms, 1100 * ms, 500 * ms, 1100 * ms, 400 * ms},
+		// 30+1 with 1.5 s left: below 2 s, less than the increment, so
+		// that the clock grows back (before: about the increment).
+		{"30+1 very low", clock(1500*ms, 1000*ms), 400 * ms, 450 * ms, 580 * ms, 650 * ms, 400 * ms},
 		{"10+1 start", clock(10000*ms, 1000*ms), 1000 * ms, 1300 * ms, 2000 * ms, 5000 * ms, 5000 * ms},
-		// 1+0.01 (one second): tens of milliseconds a move.
-		{"1+0.01", clock(1000*ms, 10*ms), 10 * ms, 40 * ms, 40 * ms, 160 * ms, 800 * ms},
+		// 1+0.01 (one second): a few milliseconds a move, below 2 s
+		// (before: 22 ms soft, 112 ms hard).
+		{"1+0.01", clock(1000*ms, 10*ms), 5 * ms, 8 * ms, 25 * ms, 35 * ms, 800 * ms},
 		// 40 moves in 60 s with 10 moves to go.
 		{"movestogo 10", Limits{TimeGiven: true, WTime: 6000 * ms, BTime: 6000 * ms, MovesToGo: 10}, 500 * ms, 620 * ms, 1000 * ms, 1250 * ms, 4500 * ms},
-		// The last move before the time control may use nearly all of it.
-		{"movestogo 1", Limits{TimeGiven: true, WTime: 2000 * ms, BTime: 2000 * ms, MovesToGo: 1}, 1900 * ms, 2000 * ms, 1900 * ms, 2000 * ms, 0},
+		// The last move before the time control may use most of it, less
+		// the low-clock reserve (100 ms and 1/8 of the clock up to 1 s).
+		{"movestogo 1", Limits{TimeGiven: true, WTime: 2000 * ms, BTime: 2000 * ms, MovesToGo: 1}, 1775 * ms, 1775 * ms, 1775 * ms, 1775 * ms, 195 * ms},
+		// 2+0.02 with 1 s left: less than the increment, so that the clock
+		// grows back (before: 37 ms soft, 176 ms hard).
+		{"2+0.02 at 1 s", clock(1000*ms, 20*ms), 6 * ms, 8 * ms, 30 * ms, 40 * ms, 900 * ms},
+		// 2+0.02 with 300 ms left: the least.
+		{"2+0.02 at 0.3 s", clock(300*ms, 20*ms), 1 * ms, 2 * ms, 1 * ms, 5 * ms, 280 * ms},
+		// 5+0.05 with 250 ms left (where moves of 0.18-0.37 s lost on time
+		// beside a build; before: 14 ms soft, 103 ms hard).
+		{"5+0.05 at 0.25 s", clock(250*ms, 50*ms), 1 * ms, 2 * ms, 1 * ms, 4 * ms, 240 * ms},
+		// Under 115 ms (the reserve): depth 1 at once.
+		{"100 ms", clock(100*ms, 50*ms), 1 * ms, 1 * ms, 1 * ms, 1 * ms, 100 * ms},
 		// lichess-bot sends go movetime 10000 for the first move.
 		{"movetime 10000", Limits{MoveTime: 10000 * ms}, 9900 * ms, 10000 * ms, 9900 * ms, 10000 * ms, 0},
 	}
@@ -182,5 +195,136 @@ func TestPonderHitClockFromGo(t *testing.T) {
 	}
 	if len(times) == 0 || times[len(times)-1] < 2*time.Second {
 		t.Errorf("info times %v: the last one should count from the go", times)
+	}
+}
+
+// allocateTimeBefore is allocateTime as it was before the low-clock rules
+// (build aed8281), to check that they leave normal clocks alone.
+func allocateTimeBefore(l Limits, side v.Color, overhead time.Duration) (soft, hard time.Duration, use bool) {
+	if l.MoveTime > 0 {
+		t := max(l.MoveTime-min(overhead, l.MoveTime/2), time.Millisecond)
+		return t, t, true
+	}
+	if !l.TimeGiven || l.Infinite {
+		return 0, 0, false
+	}
+	tm, inc := l.WTime, l.WInc
+	if side == v.Black {
+		tm, inc = l.BTime, l.BInc
+	}
+	mtg := tmHorizon
+	if l.MovesToGo > 0 {
+		mtg = min(l.MovesToGo, tmHorizon)
+	}
+	share := func(n int) time.Duration {
+		reserve := min(overhead*time.Duration(min(n, 10)), tm*3/4)
+		avail := tm + inc*time.Duration(n-1) - reserve
+		return max(avail, time.Millisecond) / time.Duration(n)
+	}
+	opt := share(mtg)
+	afford := share(min(mtg, tmAffordMoves)) * tmAffordShare
+	maxT := tm*3/4 - overhead
+	if l.MovesToGo == 1 {
+		maxT = tm - 2*overhead
+	}
+	maxT = max(maxT, time.Millisecond)
+	soft = min(opt, maxT)
+	hard = max(soft, min(opt*tmHardFactor, afford, maxT))
+	return soft, hard, true
+}
+
+// lowClockGrid calls f for clocks from 10 ms to 120 s, increments from 0
+// to 2 s, Move Overheads from 0 to 1 s, with and without movestogo.
+func lowClockGrid(f func(l Limits, tm, inc, oh time.Duration)) {
+	for _, oh := range []time.Duration{0, 10 * ms, 30 * ms, 100 * ms, 250 * ms, 1000 * ms} {
+		for _, inc := range []time.Duration{0, 10 * ms, 20 * ms, 50 * ms, 100 * ms, 1000 * ms, 2000 * ms} {
+			for _, mtg := range []int{0, 1, 2, 10, 40} {
+				for tm := 10 * ms; tm <= 120*time.Second; tm += tm/16 + ms {
+					l := clock(tm, inc)
+					l.MovesToGo = mtg
+					f(l, tm, inc, oh)
+				}
+			}
+		}
+	}
+}
+
+// At any clock the hard limit leaves max(Move Overhead, 100 ms) and an
+// eighth of the clock (counted up to 10 such delays) on it: a move
+// that runs to its hard limit and is then delayed by 100 ms more (or by
+// Move Overhead, if more) does not lose on time, while the clock holds
+// more than that reserve at all (below it the hard limit is 1 ms: depth
+// 1). Before, at 5+0.05 with 250 ms left the hard limit was 103 ms,
+// leaving 147 ms, and moves delayed beside a build took 0.18-0.37 s.
+func TestLowClockReserve(t *testing.T) {
+	lowClockGrid(func(l Limits, tm, inc, oh time.Duration) {
+		soft, hard, _ := allocateTime(l, v.White, oh)
+		delay := max(oh, tmLowDelay)
+		want := delay + min(tm, tmLowCap*delay)/tmLowShare
+		if soft > hard || soft <= 0 {
+			t.Fatalf("tm %v inc %v oh %v mtg %d: soft %v, hard %v", tm, inc, oh, l.MovesToGo, soft, hard)
+		}
+		if hard > time.Millisecond && tm-hard < want {
+			t.Fatalf("tm %v inc %v oh %v mtg %d: hard %v leaves %v, want at least %v", tm, inc, oh, l.MovesToGo, hard, tm-hard, want)
+		}
+		if tm < want && hard > time.Millisecond {
+			t.Fatalf("tm %v inc %v oh %v mtg %d: hard %v below the reserve %v, want 1ms", tm, inc, oh, l.MovesToGo, hard, want)
+		}
+	})
+}
+
+// The limits shrink with the clock: for a given increment, overhead and
+// movestogo, less clock never gives a longer soft or hard limit; and at
+// a quarter of the comfort level or less (500 ms at the default
+// overhead) a move's soft limit is less than the increment without
+// movestogo, so the clock grows back (for Move Overheads up to 250 ms:
+// with 1 s a move and 10 ms increments it cannot). At 2+0.02 and the
+// default overhead that holds up to about 1.1 s.
+func TestLowClockLimitsShrink(t *testing.T) {
+	type key struct {
+		inc, oh time.Duration
+		mtg     int
+	}
+	last := map[key][2]time.Duration{}
+	lowClockGrid(func(l Limits, tm, inc, oh time.Duration) {
+		soft, hard, _ := allocateTime(l, v.White, oh)
+		k := key{inc, oh, l.MovesToGo}
+		if p, ok := last[k]; ok && (soft < p[0] || hard < p[1]) {
+			t.Fatalf("tm %v inc %v oh %v mtg %d: soft %v hard %v, below %v %v at less clock", tm, inc, oh, l.MovesToGo, soft, hard, p[0], p[1])
+		}
+		last[k] = [2]time.Duration{soft, hard}
+		comfort := tmLowComfort * max(oh, tmLowDelay)
+		if inc > 0 && l.MovesToGo == 0 && oh <= 250*ms && tm <= comfort/4 && soft >= inc {
+			t.Fatalf("tm %v inc %v oh %v mtg %d: soft %v, want less than the increment", tm, inc, oh, l.MovesToGo, soft)
+		}
+	})
+}
+
+// At and above the comfort level (tmLowComfort × max(Move Overhead,
+// 100 ms), 2 s at the default overhead), but at movestogo 1, the limits
+// are those of the time manager before the low-clock rules: normal
+// clocks play as before.
+func TestNormalClockUnchanged(t *testing.T) {
+	lowClockGrid(func(l Limits, tm, inc, oh time.Duration) {
+		if l.MovesToGo == 1 || tm < tmLowComfort*max(oh, tmLowDelay) {
+			return
+		}
+		s1, h1, _ := allocateTime(l, v.White, oh)
+		s0, h0, _ := allocateTimeBefore(l, v.White, oh)
+		if s1 != s0 || h1 != h0 {
+			t.Fatalf("tm %v inc %v oh %v mtg %d: soft %v hard %v, before %v %v", tm, inc, oh, l.MovesToGo, s1, h1, s0, h0)
+		}
+	})
+}
+
+// A search at a low clock ends well inside it: 2+0.02 with 300 ms left
+// (hard limit 3 ms). Generous bound for a busy machine.
+func TestLowClockSearchEnds(t *testing.T) {
+	e := NewEngine(DefaultOptions())
+	pos := v.NewStartPosition()
+	start := time.Now()
+	r := e.Search(pos, clock(300*ms, 20*ms), Callbacks{})
+	if el := time.Since(start); el > 150*ms || r.Best == v.NoMove {
+		t.Errorf("2+0.02 at 300 ms: %v, best %v; want a move within 150 ms", el, r.Best)
 	}
 }

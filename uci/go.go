@@ -2,6 +2,7 @@ package uci
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -18,33 +19,64 @@ var goKeywords = map[string]bool{
 	"perft": true,
 }
 
+// maxGoMillis caps the times of go at a year.
+const maxGoMillis = uint64(24 * 365 * time.Hour / time.Millisecond)
+
+// goCaps are the largest values the counts of go take; a larger one
+// (up to any length of digits) is clamped, with a note.
+var goCaps = map[string]uint64{
+	"movestogo": 1000, "depth": search.MaxPly - 1, "nodes": math.MaxUint64, "mate": search.MaxPly / 2, "perft": 20,
+}
+
+// parseCount reads a decimal integer of any length, as its sign and its
+// magnitude; a magnitude beyond 64 bits is clamped to the largest (over).
+func parseCount(str string) (neg bool, mag uint64, over, ok bool) {
+	digits := str
+	if len(digits) > 0 && (digits[0] == '-' || digits[0] == '+') {
+		neg = digits[0] == '-'
+		digits = digits[1:]
+	}
+	if digits == "" || strings.TrimLeft(digits, "0123456789") != "" {
+		return false, 0, false, false
+	}
+	mag, err := strconv.ParseUint(digits, 10, 64)
+	if err != nil { // only a range error is left
+		mag, over = math.MaxUint64, true
+	}
+	return neg, mag, over, true
+}
+
 // parseGo reads the parameters of `go`. Bad values are reported and
-// ignored; negative times count as 0.
+// ignored; negative times count as 0; counts of 0 or less are ignored;
+// values beyond a limit's range (a year for times, the caps of goCaps,
+// 2^64-1 for nodes) are clamped and reported.
 func (s *Session) parseGo(args []string) (lim search.Limits, perft int, errs []string) {
 	perft = -1
 	valid := 0
 	// num reads the value after args[*i] and steps *i past it (a missing
 	// value, i.e. the next keyword, is not consumed).
-	num := func(key string, i *int) (int64, bool) {
+	// The value is its sign, its magnitude and whether that overflowed.
+	num := func(key string, i *int) (raw string, neg bool, n uint64, over, ok bool) {
 		if *i+1 >= len(args) || goKeywords[args[*i+1]] {
 			errs = append(errs, fmt.Sprintf("go: %s needs a value", key))
-			return 0, false
+			return "", false, 0, false, false
 		}
 		*i++
-		n, err := strconv.ParseInt(args[*i], 10, 64)
-		if err != nil {
-			errs = append(errs, fmt.Sprintf("go: %s %q is not an integer; ignored", key, args[*i]))
-			return 0, false
+		raw = args[*i]
+		neg, n, over, ok = parseCount(raw)
+		if !ok {
+			errs = append(errs, fmt.Sprintf("go: %s %q is not an integer; ignored", key, raw))
 		}
-		return n, true
+		return raw, neg, n, over, ok
 	}
-	ms := func(key string, n int64) time.Duration {
-		if n < 0 {
-			errs = append(errs, fmt.Sprintf("go: %s %d is negative; using 0", key, n))
+	ms := func(key, raw string, neg bool, n uint64) time.Duration {
+		switch {
+		case neg && n > 0:
+			errs = append(errs, fmt.Sprintf("go: %s %s is negative; using 0", key, raw))
 			n = 0
-		}
-		if n > int64(24*365*time.Hour/time.Millisecond) {
-			n = int64(24 * 365 * time.Hour / time.Millisecond)
+		case n > maxGoMillis:
+			errs = append(errs, fmt.Sprintf("go: %s %s is out of range; using %d", key, raw, maxGoMillis))
+			n = maxGoMillis
 		}
 		return time.Duration(n) * time.Millisecond
 	}
@@ -67,11 +99,11 @@ func (s *Session) parseGo(args []string) (lim search.Limits, perft int, errs []s
 				lim.SearchMoves = append(lim.SearchMoves, m)
 			}
 		case "wtime", "btime", "winc", "binc", "movetime":
-			n, ok := num(key, &i)
+			raw, neg, n, _, ok := num(key, &i)
 			if !ok {
 				continue
 			}
-			d := ms(key, n)
+			d := ms(key, raw, neg, n)
 			switch key {
 			case "wtime":
 				lim.WTime, lim.TimeGiven = d, true
@@ -92,28 +124,32 @@ func (s *Session) parseGo(args []string) (lim search.Limits, perft int, errs []s
 				valid++
 			}
 		case "movestogo", "depth", "nodes", "mate", "perft":
-			n, ok := num(key, &i)
+			raw, neg, n, over, ok := num(key, &i)
 			if !ok {
 				continue
 			}
-			if n <= 0 {
-				errs = append(errs, fmt.Sprintf("go: %s %d must be positive; ignored", key, n))
+			if neg || n == 0 {
+				errs = append(errs, fmt.Sprintf("go: %s %s must be positive; ignored", key, raw))
 				continue
+			}
+			if c := goCaps[key]; over || n > c {
+				n = c
+				errs = append(errs, fmt.Sprintf("go: %s %s is out of range; using %d", key, raw, n))
 			}
 			switch key {
 			case "movestogo":
-				lim.MovesToGo = int(min(n, 1000))
+				lim.MovesToGo = int(n)
 			case "depth":
-				lim.Depth = int(min(n, search.MaxPly-1))
+				lim.Depth = int(n)
 				valid++
 			case "nodes":
-				lim.Nodes = uint64(n)
+				lim.Nodes = n
 				valid++
 			case "mate":
-				lim.Mate = int(min(n, search.MaxPly/2))
+				lim.Mate = int(n)
 				valid++
 			case "perft":
-				perft = int(min(n, 20))
+				perft = int(n)
 			}
 		default:
 			errs = append(errs, fmt.Sprintf("go: unknown parameter %q; ignored", key))
