@@ -15,7 +15,7 @@
 #                its forfeits are counted too, for comparison)
 #   STOCKFISH    Stockfish binary (default /usr/games/stockfish); ELO (default 2000)
 #   FASTCHESS    fastchess binary (default /usr/local/bin/fastchess)
-#   OPENINGS     EPD file (default ../shared/data/chess960.epd, from the repo root)
+#   OPENINGS     EPD file (default tests/testdata/chess960.epd, from the repo root)
 #   VARIANT      fischerandom (default) or standard (for an opponent without
 #                Chess960, with standard openings such as std_openings.epd)
 #   PARTS        "TC:GAMES ..." (default "1+0.01:200 10+0.1:100")
@@ -33,7 +33,7 @@ OPPONENT=${OPPONENT:-self}
 STOCKFISH=${STOCKFISH:-/usr/games/stockfish}
 ELO=${ELO:-2000}
 FASTCHESS=${FASTCHESS:-/usr/local/bin/fastchess}
-OPENINGS=${OPENINGS:-../shared/data/chess960.epd}
+OPENINGS=${OPENINGS:-tests/testdata/chess960.epd}
 VARIANT=${VARIANT:-fischerandom}
 PARTS=${PARTS:-"1+0.01:200 10+0.1:100"}
 CONCURRENCY=${CONCURRENCY:-$(nproc 2>/dev/null || echo 2)}

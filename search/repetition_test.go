@@ -1,18 +1,11 @@
 package search
 
 import (
-	"strings"
 	"testing"
 
+	"github.com/rochade/rochade/internal/testutil"
 	v "github.com/rochade/rochade/variant960"
 )
-
-func playMoves(t *testing.T, p *v.Position, moves string) {
-	t.Helper()
-	if i, err := p.PlayMoves(strings.Fields(moves)...); err != nil {
-		t.Fatalf("move %d of %q: %v", i+1, moves, err)
-	}
-}
 
 // A position repeated once in the game before the root is no draw: the
 // back-rank mate must still be found after the kings shuffled once.
@@ -21,7 +14,7 @@ func TestRepetitionBeforeRootIsNoDraw(t *testing.T) {
 	forEval(t, func(t *testing.T, ec evalCase) {
 		for _, moves := range []string{"", "g8h8 g1h1 h8g8 h1g1"} {
 			p := v.MustParseFEN(fen)
-			playMoves(t, p, moves)
+			testutil.PlayMoves(t, p, moves)
 			e := NewEngine(ec.opts())
 			res := e.Search(p, Limits{Depth: 10}, Callbacks{})
 			if !IsMate(res.Score) || res.Score > 0 {
@@ -36,7 +29,7 @@ func TestRepetitionBeforeRootIsNoDraw(t *testing.T) {
 func TestThreefoldBeforeRoot(t *testing.T) {
 	forEval(t, func(t *testing.T, ec evalCase) {
 		p := v.MustParseFEN("6k1/8/8/8/8/8/5PPP/3QR1K1 b - - 0 1")
-		playMoves(t, p, "g8h8 g1h1 h8g8 h1g1 g8h8 g1h1 h8g8 h1g1")
+		testutil.PlayMoves(t, p, "g8h8 g1h1 h8g8 h1g1 g8h8 g1h1 h8g8 h1g1")
 		e := NewEngine(ec.opts())
 		res := e.Search(p, Limits{Depth: 8, SearchMoves: []v.Move{mustMove(t, p, "g8h8")}}, Callbacks{})
 		// g8h8 reaches the position after the first g8h8 for the third time.
@@ -63,7 +56,7 @@ func TestPerpetualCheckInTree(t *testing.T) {
 	forEval(t, func(t *testing.T, ec evalCase) {
 		for _, moves := range []string{"", "h5e8 g8h7 e8h5 h7g8"} {
 			p := v.MustParseFEN(fen)
-			playMoves(t, p, moves)
+			testutil.PlayMoves(t, p, moves)
 			e := NewEngine(ec.opts())
 			res := e.Search(p, Limits{Depth: 10}, Callbacks{})
 			if res.Score < -10 || res.Score > 10 || res.Best.String() != "h5e8" {
