@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/rochade/rochade/datagen"
+	"github.com/rochade/rochade/internal/membudget"
+	"github.com/rochade/rochade/search"
 	"github.com/rochade/rochade/uci"
 )
 
@@ -94,7 +96,7 @@ func runDatagen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "rochade datagen: --nodes, --threads, --chunk, --max-plies and --hash must be positive")
 		return 2
 	}
-	if fit, budget := uci.FitDatagenHash(*hash, *threads); fit < *hash {
+	if fit, budget := membudget.FitDatagenHash(*hash, *threads, membudget.RoundUpMB(search.ThreadBytes)); fit < *hash {
 		fmt.Fprintf(stderr, "rochade datagen: --hash %d MB for each of %d threads does not fit the memory budget of %s; --hash set to %d\n", *hash, *threads, budget, fit)
 		*hash = fit
 	}

@@ -1,6 +1,6 @@
 //go:build linux
 
-package uci
+package membudget
 
 import (
 	"os"
@@ -39,7 +39,7 @@ func TestLinuxMemorySamples(t *testing.T) {
 		// No MemAvailable: MemFree + Buffers + Cached.
 		{"old-kernel", sysMemory{total: 4046848 * kiB, available: (524288 + 131072 + 1048576) * kiB, own: 8 * miB,
 			limit: -1, limitFree: -1}, (1664 + 8) * 75 / 100, "available memory"},
-		{"empty", unknownMemory(), defaultMemoryMB * 75 / 100, "an assumed 2048 MB: memory could not be measured"},
+		{"empty", unknownMemory(), DefaultMB * 75 / 100, "an assumed 2048 MB: memory could not be measured"},
 	} {
 		t.Run(c.root, func(t *testing.T) {
 			got := linuxMemory(filepath.Join("testdata", "mem", c.root))
@@ -47,7 +47,7 @@ func TestLinuxMemorySamples(t *testing.T) {
 				t.Errorf("read %+v, want %+v", got, c.want)
 			}
 			b := budgetOf(got)
-			if b.mb != c.budgetMB || b.source != c.source || b.guessed != (c.root == "empty") {
+			if b.MB != c.budgetMB || b.Source != c.source || b.Guessed != (c.root == "empty") {
 				t.Errorf("budget %+v, want %d MB from %q", b, c.budgetMB, c.source)
 			}
 		})
@@ -137,12 +137,12 @@ func TestMeasuredBudgetLinux(t *testing.T) {
 		t.Skip("no /proc/meminfo")
 	}
 	total := kbField(data, "MemTotal:")
-	b := currentBudget()
+	b := Current()
 	t.Logf("MemTotal %d MB; budget %v", total>>20, b)
-	if b.guessed || b.mb <= 0 {
+	if b.Guessed || b.MB <= 0 {
 		t.Errorf("budget %+v: not measured", b)
 	}
-	if limit := int(total>>20) * budgetShare / 100; b.mb > limit {
-		t.Errorf("budget %d MB is more than 75%% of MemTotal (%d MB)", b.mb, limit)
+	if limit := int(total>>20) * Share / 100; b.MB > limit {
+		t.Errorf("budget %d MB is more than 75%% of MemTotal (%d MB)", b.MB, limit)
 	}
 }

@@ -1,11 +1,11 @@
 //go:build !linux && !windows && !darwin
 
-package uci
+package membudget
 
 // systemMemory knows nothing on other systems: the budget assumes
-// defaultMemoryMB and says so.
+// DefaultMB (and uci says so).
 func systemMemory() sysMemory { return unknownMemory() }
 
-// reserveTables: a new table is made resident when Hash is set
-// (guardHash).
-const reserveTables = true
+// ReserveTables: a new table is made resident when Hash is set
+// (uci's guardHash).
+const ReserveTables = true

@@ -1,22 +1,24 @@
-package uci
+// Package membudget is the memory budget: what the machine, its cgroup
+// or job object lets the process have, measured on every call, and the
+// arithmetic that holds a transposition table and search threads to it.
+// It imports no package of the engine: the callers (uci for the Hash and
+// Threads options, the datagen command for --hash) give the memory of a
+// search thread.
+package membudget
 
 import (
 	"fmt"
-	"math"
 	"os"
 	"runtime/debug"
 	"runtime/metrics"
 	"strconv"
-	"sync/atomic"
-
-	"github.com/rochade/rochade/search"
 )
 
 // The memory budget. Go cannot recover from running out of memory, and
 // on Linux the kernel's OOM killer ends a process that touches more than
 // the machine (or its cgroup) can give, so Hash and Threads are held to a
 // budget: the table, the per-thread tables (search.ThreadBytes each) and
-// baseMB for everything else must fit in budgetShare of the memory the
+// BaseMB for everything else must fit in Share percent of the memory the
 // process could have.
 //
 // That memory is measured on every call (couldHave combines the figures;
@@ -32,17 +34,17 @@ import (
 //     purgeable and file-backed pages, held to hw.memsize.
 //
 // Where nothing can be read (other systems, or the files are missing) the
-// process assumes defaultMemoryMB and says so once in an info string.
+// process assumes DefaultMB (and uci says so once in an info string).
 // The environment variable ROCHADE_MEMORY_MB overrides the measurement
 // (tests that need a small machine use it).
 const (
-	// baseMB covers the Go runtime, code and static tables, I/O buffers,
+	// BaseMB covers the Go runtime, code and static tables, I/O buffers,
 	// the position history and garbage between collections.
-	baseMB = 72
-	// defaultMemoryMB is assumed where memory cannot be measured.
-	defaultMemoryMB = 2048
-	// budgetShare (in percent) leaves room for the rest of the machine.
-	budgetShare = 75
+	BaseMB = 72
+	// DefaultMB is assumed where memory cannot be measured.
+	DefaultMB = 2048
+	// Share (in percent) leaves room for the rest of the machine.
+	Share = 75
 )
 
 // sysMemory is what the operating system says about memory, in bytes;
@@ -110,136 +112,73 @@ func couldHave(m sysMemory) (bytes int64, source string, ok bool) {
 	return bytes, source, true
 }
 
-// memBudget is the memory the engine may plan with.
-type memBudget struct {
-	mb      int    // the budget in MB
-	source  string // how it was found, for info strings
-	guessed bool   // nothing could be measured: defaultMemoryMB is assumed
+// Budget is the memory the engine may plan with.
+type Budget struct {
+	MB      int    // the budget in MB
+	Source  string // how it was found, for info strings
+	Guessed bool   // nothing could be measured: DefaultMB is assumed
 }
 
-// threadMB is the per-thread memory in MB, rounded up.
-func threadMB() int { return int((search.ThreadBytes + 1<<20 - 1) >> 20) }
+// RoundUpMB is bytes in MB, rounded up (the callers' per-thread memory,
+// threadMB, is search.ThreadBytes so rounded).
+func RoundUpMB(bytes int64) int { return int((bytes + 1<<20 - 1) >> 20) }
 
-// footprintMB is what a configuration needs in all.
-func footprintMB(hash, threads int) int { return hash + threads*threadMB() + baseMB }
+// FootprintMB is what a configuration needs in all, with threadMB per
+// search thread.
+func FootprintMB(hash, threads, threadMB int) int { return hash + threads*threadMB + BaseMB }
 
-// currentBudget measures the budget now.
-func currentBudget() memBudget {
+// Current measures the budget now.
+func Current() Budget {
 	if s := os.Getenv("ROCHADE_MEMORY_MB"); s != "" {
 		if n, err := strconv.Atoi(s); err == nil && n > 0 {
-			return memBudget{mb: n * budgetShare / 100, source: "ROCHADE_MEMORY_MB"}
+			return Budget{MB: n * Share / 100, Source: "ROCHADE_MEMORY_MB"}
 		}
 	}
 	return budgetOf(readSystemMemory())
 }
 
+// Guess is the budget where nothing can be measured.
+func Guess() Budget { return budgetOf(unknownMemory()) }
+
 // budgetOf is the budget for what the system says.
-func budgetOf(m sysMemory) memBudget {
+func budgetOf(m sysMemory) Budget {
 	bytes, source, ok := couldHave(m)
 	if !ok {
-		return memBudget{mb: defaultMemoryMB * budgetShare / 100,
-			source: fmt.Sprintf("an assumed %d MB: memory could not be measured", defaultMemoryMB), guessed: true}
+		return Budget{MB: DefaultMB * Share / 100,
+			Source: fmt.Sprintf("an assumed %d MB: memory could not be measured", DefaultMB), Guessed: true}
 	}
-	return memBudget{mb: int(bytes>>20) * budgetShare / 100, source: source}
+	return Budget{MB: int(bytes>>20) * Share / 100, Source: source}
 }
 
-func (b memBudget) String() string {
-	return fmt.Sprintf("%d MB, %d%% of the memory we could have (%s)", b.mb, budgetShare, b.source)
+func (b Budget) String() string {
+	return fmt.Sprintf("%d MB, %d%% of the memory we could have (%s)", b.MB, Share, b.Source)
 }
 
-// fitHash returns the largest Hash up to want that fits the budget with
-// the given threads (at least 1).
-func (b memBudget) fitHash(want, threads int) int {
-	return max(1, min(want, b.mb-threads*threadMB()-baseMB))
+// FitHash returns the largest Hash up to want that fits the budget with
+// the given threads of threadMB each (at least 1).
+func (b Budget) FitHash(want, threads, threadMB int) int {
+	return max(1, min(want, b.MB-threads*threadMB-BaseMB))
 }
 
-// fitThreads returns the most Threads up to want that fit the budget with
-// the given Hash (at least 1).
-func (b memBudget) fitThreads(want, hash int) int {
-	return max(1, min(want, (b.mb-hash-baseMB)/threadMB()))
+// FitThreads returns the most Threads of threadMB each, up to want, that
+// fit the budget with the given Hash (at least 1).
+func (b Budget) FitThreads(want, hash, threadMB int) int {
+	return max(1, min(want, (b.MB-hash-BaseMB)/threadMB))
 }
 
-// guessNoted is set once the assumed memory has been reported.
-var guessNoted atomic.Bool
-
-// optionBudget is the budget for a Hash or Threads request. The first
-// time the memory could not be measured, an info string says so.
-func (s *Session) optionBudget() memBudget {
-	b := currentBudget()
-	if b.guessed && guessNoted.CompareAndSwap(false, true) {
-		s.info("memory could not be measured on this system; assuming %d MB (Hash and Threads are held to %d%% of it). Set ROCHADE_MEMORY_MB to the memory in MB to use",
-			defaultMemoryMB, budgetShare)
-	}
-	return b
-}
-
-// clampHash holds a Hash request to the budget and says so if it must.
-func (s *Session) clampHash(n int) int {
-	s.guardHash()
-	b := s.optionBudget()
-	if fit := b.fitHash(n, s.set.threads); fit < n {
-		s.info("Hash %d MB with %d threads does not fit the memory budget of %s; Hash set to %d", n, s.set.threads, b, fit)
-		return fit
-	}
-	return n
-}
-
-// hashGuarded is a searcher that can make its tables resident when they
-// are set up (*search.Engine).
-type hashGuarded interface{ SetHashGuard(search.HashGuard) }
-
-// guardHash has the searcher make every new table resident as it sets it
-// up, watching the budget while it does, before a Hash request is
-// applied. The budget is measured when Hash is set; a table that filled
-// only during the games took memory that other processes measuring then
-// counted as available (two engines each given Hash 65536 on a 24 GB
-// machine both got about 17.5 GB). A resident table is seen taken. Where
-// other processes take memory while the table is being made resident,
-// the table is cut to the budget measured then, and an info string says
-// so. Not on Windows (reserveTables, mem_windows.go), where the table's
-// commit charge already shows it to other processes.
-func (s *Session) guardHash() {
-	g, ok := s.searcher.(hashGuarded)
-	if !ok || !reserveTables {
-		return
-	}
-	var last memBudget // the budget of the last look, for the info string
-	g.SetHashGuard(search.HashGuard{
-		Fit: func(threads int) int {
-			last = currentBudget()
-			return last.fitHash(math.MaxInt32, threads)
-		},
-		Cut: func(asked, got int) {
-			s.info("Hash %d MB: other processes took memory while the table was being set up; with %d threads it does not fit the memory budget of %s; Hash set to %d",
-				asked, s.set.threads, last, got)
-			s.set.hash = got
-		},
-	})
-}
-
-// clampThreads holds a Threads request to the budget and says so if it must.
-func (s *Session) clampThreads(n int) int {
-	b := s.optionBudget()
-	if fit := b.fitThreads(n, s.set.hash); fit < n {
-		s.info("Threads %d (%d MB each) with Hash %d MB do not fit the memory budget of %s; Threads set to %d", n, threadMB(), s.set.hash, b, fit)
-		return fit
-	}
-	return n
-}
-
-// setMemoryLimit tells the garbage collector to work harder before the
+// SetGoMemoryLimit tells the garbage collector to work harder before the
 // heap outgrows the budget (with a large table the default goal, twice
 // the live heap, could be far beyond it).
 // The limit leaves outsideGoMB of the budget to what the resident set
 // holds beyond the Go runtime's own memory (the binary's code and data
 // pages, C-level thread stacks), so that the resident set, not only the
 // runtime's memory, stays within the budget.
-func setMemoryLimit(b memBudget, hash, threads int) {
-	limit := max(b.mb, footprintMB(hash, threads)) - outsideGoMB
+func SetGoMemoryLimit(b Budget, hash, threads, threadMB int) {
+	limit := max(b.MB, FootprintMB(hash, threads, threadMB)) - outsideGoMB
 	debug.SetMemoryLimit(int64(limit) << 20)
 }
 
-// outsideGoMB is the part of baseMB that the Go memory limit does not see.
+// outsideGoMB is the part of BaseMB that the Go memory limit does not see.
 const outsideGoMB = 16
 
 // goMappedBytes is the memory the Go runtime holds from the operating
@@ -255,13 +194,13 @@ func goMappedBytes() int64 {
 }
 
 // FitDatagenHash holds rochade datagen's hash, hashMB for each of its
-// threads single-threaded searches, to the memory budget: it returns the
-// largest hash up to hashMB that fits (at least 1) and the budget, for
-// the message when it is less.
-func FitDatagenHash(hashMB, threads int) (int, string) {
-	b := currentBudget()
+// threads single-threaded searches (threadMB each besides the hash), to
+// the memory budget: it returns the largest hash up to hashMB that fits
+// (at least 1) and the budget, for the message when it is less.
+func FitDatagenHash(hashMB, threads, threadMB int) (int, string) {
+	b := Current()
 	threads = max(threads, 1)
-	return max(1, min(hashMB, (b.mb-baseMB)/threads-threadMB())), b.String()
+	return max(1, min(hashMB, (b.MB-BaseMB)/threads-threadMB)), b.String()
 }
 
 // windowsAvailable is the memory a Windows process could have beyond its

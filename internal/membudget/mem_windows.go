@@ -1,6 +1,6 @@
 //go:build windows
 
-package uci
+package membudget
 
 import (
 	"unsafe"
@@ -84,8 +84,8 @@ func systemMemory() sysMemory {
 
 func clampInt64(n uint64) int64 { return int64(min(n, 1<<62)) }
 
-// reserveTables is false: Windows charges the whole table to the commit
+// ReserveTables is false: Windows charges the whole table to the commit
 // limit when it is allocated (search/ttmem_windows.go), and the budget of
 // another process (windowsAvailable) counts it from then on, touched or
 // not. Making it resident would only cost the time.
-const reserveTables = false
+const ReserveTables = false

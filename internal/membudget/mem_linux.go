@@ -1,6 +1,6 @@
 //go:build linux
 
-package uci
+package membudget
 
 import (
 	"bufio"
@@ -259,8 +259,8 @@ func statField(data []byte, name string) int64 {
 	return -1
 }
 
-// reserveTables: a new table is made resident when Hash is set
-// (guardHash). MemAvailable, which other processes measure, does not
+// ReserveTables: a new table is made resident when Hash is set
+// (uci's guardHash). MemAvailable, which other processes measure, does not
 // count memory that is allocated but untouched, and the OOM killer ends a
 // process that touches more than the machine has.
-const reserveTables = true
+const ReserveTables = true

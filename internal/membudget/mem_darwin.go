@@ -1,6 +1,6 @@
 //go:build darwin
 
-package uci
+package membudget
 
 import (
 	"encoding/binary"
@@ -53,7 +53,7 @@ func sysctlNumber(name string) (uint64, bool) {
 	return 0, false
 }
 
-// reserveTables: a new table is made resident when Hash is set
-// (guardHash): the free pages that other processes measure do not count
+// ReserveTables: a new table is made resident when Hash is set
+// (uci's guardHash): the free pages that other processes measure do not count
 // a table that is not yet touched.
-const reserveTables = true
+const ReserveTables = true
