@@ -48,7 +48,7 @@ func loadFactor() float64 {
 	return max(1, load/float64(runtime.NumCPU()))
 }
 
-// Memory figures of the engine (uci/mem.go, search.ThreadBytes).
+// Memory figures of the engine (internal/membudget/membudget.go, search.ThreadBytes).
 const (
 	baseMB   = 72 // everything but the table and the threads
 	threadMB = 6  // per search thread

@@ -6,7 +6,7 @@ package tests
 // (after scripts/wine/setup.sh). These tests cross-build cmd/engine for
 // windows/amd64 and drive it over pipes, as a Windows GUI would, through
 // the code that only Windows runs: the memory measurement of
-// uci/mem_windows.go, the table's allocation and release by the Go
+// internal/membudget/mem_windows.go, the table's allocation and release by the Go
 // runtime's VirtualAlloc/VirtualFree, file mapping of Syzygy tables
 // (golang.org/x/exp/mmap's CreateFileMapping), Windows paths and the ';'
 // path list separator. docs/reliability.md ("Windows under Wine") lists
