@@ -143,7 +143,8 @@ var engineRank = map[string]int{
 
 // Imports point one way, cmd/engine -> uci -> search -> eval, tablebase
 // -> variant960, in the code and in its tests; no engine package imports
-// the tools (datagen, train), scripts or tests.
+// the tools (datagen, train), scripts or tests; internal/ packages import
+// none of them.
 func TestImportsPointOneWay(t *testing.T) {
 	pkgs := listPackages(t, moduleRoot(t))
 	for name := range engineRank {
@@ -159,6 +160,9 @@ func TestImportsPointOneWay(t *testing.T) {
 			}
 			r, isEngine := engineRank[imp]
 			switch {
+			case strings.HasPrefix(name, "internal/") && (isEngine || imp == "datagen" || imp == "train"):
+				// internal/ packages sit below everything that uses them.
+				t.Errorf("%s imports %s: internal packages import no engine package or tool", name, imp)
 			case imp == "cmd/engine" || strings.HasPrefix(imp, "scripts/") || imp == "tests":
 				t.Errorf("%s imports %s", name, imp)
 			case engine && !isEngine && name != "cmd/engine":
