@@ -7,12 +7,11 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"runtime"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
+	"github.com/rochade/rochade/internal/regfile"
 	"github.com/rochade/rochade/search"
 	"github.com/rs/zerolog"
 )
@@ -228,65 +227,20 @@ func openLogTarget(name string) (w io.Writer, c io.Closer, err error) {
 	}
 	if !fi.Mode().IsRegular() && fi.Mode()&fs.ModeCharDevice == 0 {
 		f.Close()
-		return nil, nil, fmt.Errorf("%s is not a regular file (%s)", name, fileKind(fi.Mode()))
+		return nil, nil, fmt.Errorf("%s is not a regular file (%s)", name, regfile.Kind(fi.Mode()))
 	}
 	return f, f, nil
 }
 
-// openNoWait opens a file without ever waiting: on Unix with O_NONBLOCK
-// (a FIFO then opens at once, or fails, instead of waiting for its other
-// end) and O_NOCTTY, and returns the type of what was opened, so that
-// the caller can refuse what it cannot use.
+// openNoWait opens a file without ever waiting (regfile.OpenNoWait).
 func openNoWait(name string, flag int, perm os.FileMode) (*os.File, os.FileInfo, error) {
-	if runtime.GOOS != "windows" {
-		flag |= syscall.O_NONBLOCK | syscall.O_NOCTTY
-	}
-	f, err := os.OpenFile(name, flag, perm)
-	if err != nil {
-		var errno syscall.Errno
-		if errors.As(err, &errno) && errno == syscall.ENXIO {
-			// A FIFO without a reader, or a socket, opened for writing.
-			return nil, nil, fmt.Errorf("%s is not a regular file (a FIFO or socket: %v)", name, errno)
-		}
-		return nil, nil, err
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	return f, fi, nil
+	return regfile.OpenNoWait(name, flag, perm)
 }
 
 // openRegular opens a regular file to read it, never waiting: anything
 // else (a FIFO, a device, a directory) is refused.
 func openRegular(name string) (*os.File, os.FileInfo, error) {
-	f, fi, err := openNoWait(name, os.O_RDONLY, 0)
-	if err != nil {
-		return nil, nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, nil, fmt.Errorf("%s is not a regular file (%s)", name, fileKind(fi.Mode()))
-	}
-	return f, fi, nil
-}
-
-// fileKind names the type of a file that is not a regular one.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	case m.IsDir():
-		return "a directory"
-	}
-	return "type " + m.Type().String()
+	return regfile.OpenRegular(name)
 }
 
 // sameAsStdout tells whether f is the process's stdout, unless stdout is
