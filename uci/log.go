@@ -62,6 +62,7 @@ type logQueue struct {
 	told    bool   // the session has said that lines are dropped
 	err     error  // the target's write error; the log stopped
 	closed  bool
+	c       io.Closer // the target's file; nil for stderr
 
 	wake    chan struct{} // a line is queued, or the queue closed
 	done    chan struct{} // the writer has ended (and closed the file)
@@ -69,7 +70,7 @@ type logQueue struct {
 }
 
 func newLogQueue(w io.Writer, c io.Closer, limit int) *logQueue {
-	q := &logQueue{limit: limit, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	q := &logQueue{limit: limit, c: c, wake: make(chan struct{}, 1), done: make(chan struct{})}
 	go q.run(w, c)
 	return q
 }
@@ -166,11 +167,15 @@ func (q *logQueue) close(patience time.Duration) {
 			idle += tick
 		}
 	}
-	// Stuck: give up on the queued lines (the writer ends, and closes
-	// the file, whenever its write returns).
+	// Stuck: give up on the queued lines. Closing the file ends a write
+	// that waits in the poller (a terminal) at once; otherwise the writer
+	// ends, and the file is closed, whenever its write returns.
 	q.mu.Lock()
 	q.lines, q.size = nil, 0
 	q.mu.Unlock()
+	if q.c != nil {
+		q.c.Close()
+	}
 }
 
 // status says whether the target failed and whether lines were dropped
@@ -272,6 +277,23 @@ func (l *logger) open(name string) error {
 // close ends the log, giving its writer logSwitchPatience to write out
 // what is queued.
 func (l *logger) close() { l.closeWait(logSwitchPatience) }
+
+// detach turns the log off and returns its queue (nil if it was off),
+// for the caller to close with closeInBackground once it no longer holds
+// Session.outMu: the protocol never waits for an old log to drain.
+func (l *logger) detach() *logQueue {
+	q := l.q
+	l.zl, l.q, l.name = nil, nil, ""
+	return q
+}
+
+// closeInBackground closes q (if any) on a goroutine of its own, giving
+// its writer logSwitchPatience to write out what is queued.
+func closeInBackground(q *logQueue) {
+	if q != nil {
+		go q.close(logSwitchPatience)
+	}
+}
 
 // closeWait ends the log, waiting for its writer as logQueue.close says.
 func (l *logger) closeWait(patience time.Duration) {

@@ -138,3 +138,51 @@ func TestLogTargets(t *testing.T) {
 		c.Close()
 	}
 }
+
+// TestLogSwitchDoesNotWait: switching the debug log away from a stuck
+// target (a stderr pipe that nobody reads, full) during a search does not
+// hold the protocol's output while the old log drains.
+func TestLogSwitchDoesNotWait(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Fill the pipe, then let writes wait again.
+	w.SetWriteDeadline(time.Now().Add(50 * time.Millisecond))
+	w.Write(make([]byte, 4<<20))
+	w.SetWriteDeadline(time.Time{})
+	saved := os.Stderr
+	os.Stderr = w
+	defer func() {
+		os.Stderr = saved
+		go func() { // unstick the old log's writer, then end
+			buf := make([]byte, 64<<10)
+			for {
+				if _, err := r.Read(buf); err != nil {
+					return
+				}
+			}
+		}()
+	}()
+	out := &syncBuffer{}
+	s := NewSession(out, Config{})
+	defer s.Close()
+	s.Handle("setoption name Debug Log File value -")
+	if strings.Contains(out.String(), "error") {
+		t.Fatalf("stderr log refused: %q", out.String())
+	}
+	s.Handle("go infinite")
+	time.Sleep(20 * time.Millisecond)
+	start := time.Now()
+	s.Handle("setoption name Debug Log File value " + t.TempDir() + "/x.log")
+	s.Handle("isready")
+	took := time.Since(start)
+	s.Handle("stop")
+	s.wait(0)
+	if took > 50*time.Millisecond {
+		t.Errorf("setoption Debug Log File + isready took %v during a search with the old log stuck; want under 50ms", took)
+	}
+	if !strings.Contains(out.String(), "readyok") {
+		t.Errorf("no readyok: %q", out.String())
+	}
+}
