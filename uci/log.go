@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -253,11 +254,34 @@ func openRegular(name string) (*os.File, os.FileInfo, error) {
 // nothing does.
 func sameAsStdout(f *os.File) bool {
 	out, err := os.Stdout.Stat()
-	if err != nil || out.Mode()&fs.ModeCharDevice != 0 {
+	if err != nil {
 		return false
 	}
 	fi, err := f.Stat()
-	return err == nil && os.SameFile(fi, out)
+	if err != nil {
+		return false
+	}
+	// Fd is asked for only on Windows: on Unix it would make the file
+	// blocking.
+	sameHandle := runtime.GOOS == "windows" && f.Fd() == os.Stdout.Fd()
+	return isStdout(runtime.GOOS, out, fi, sameHandle)
+}
+
+// isStdout decides sameAsStdout from the stat of stdout (out) and of the
+// file (fi), and whether the two are the same handle (only asked for on
+// Windows). On Windows the stat of a pipe or a device (NUL, a console)
+// has no file id, and os.SameFile calls any two of them the same file:
+// there only regular files are compared by id, anything else by handle
+// (a pipe that stdout shares under another handle, as with 2>&1, goes
+// unseen there).
+func isStdout(goos string, out, fi os.FileInfo, sameHandle bool) bool {
+	if out.Mode()&fs.ModeCharDevice != 0 {
+		return false
+	}
+	if goos == "windows" && !(out.Mode().IsRegular() && fi.Mode().IsRegular()) {
+		return sameHandle
+	}
+	return os.SameFile(fi, out)
 }
 
 // open starts logging to the named file (appending), or to stderr for "-".

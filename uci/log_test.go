@@ -186,3 +186,44 @@ func TestLogSwitchDoesNotWait(t *testing.T) {
 		t.Errorf("no readyok: %q", out.String())
 	}
 }
+
+// fakeInfo is a FileInfo of a given mode, as Windows' Stat of a pipe or
+// device gives: no file id.
+type fakeInfo struct{ mode os.FileMode }
+
+func (f fakeInfo) Name() string       { return "" }
+func (f fakeInfo) Size() int64        { return 0 }
+func (f fakeInfo) Mode() os.FileMode  { return f.mode }
+func (f fakeInfo) ModTime() time.Time { return time.Time{} }
+func (f fakeInfo) IsDir() bool        { return false }
+func (f fakeInfo) Sys() any           { return nil }
+
+// TestIsStdoutWindows: on Windows a pipe or device is stdout only when it
+// is the same handle; regular files are compared by id.
+func TestIsStdoutWindows(t *testing.T) {
+	pipe, null := fakeInfo{os.ModeNamedPipe}, fakeInfo{os.ModeDevice | os.ModeCharDevice}
+	name := t.TempDir() + "/x.log"
+	if err := os.WriteFile(name, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reg, err := os.Stat(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		out, fi    os.FileInfo
+		sameHandle bool
+		want       bool
+	}{
+		{pipe, pipe, false, false}, // stderr and stdout, two pipes
+		{pipe, null, false, false}, // NUL while stdout is a pipe
+		{pipe, pipe, true, true},   // stderr is stdout's handle
+		{null, pipe, true, false},  // stdout is a device: anything goes
+		{reg, reg, false, true},    // stdout is the log file
+		{pipe, reg, false, false},
+	} {
+		if got := isStdout("windows", tc.out, tc.fi, tc.sameHandle); got != tc.want {
+			t.Errorf("isStdout(windows, %v, %v, same handle %v) = %v, want %v", tc.out.Mode(), tc.fi.Mode(), tc.sameHandle, got, tc.want)
+		}
+	}
+}
