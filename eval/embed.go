@@ -2,9 +2,11 @@ package eval
 
 import (
 	"embed"
+	"errors"
 	"fmt"
-	"os"
 	"sync"
+
+	"github.com/rochade/rochade/internal/regfile"
 )
 
 // UseNetByDefault tells whether the engine evaluates with the embedded
@@ -42,17 +44,13 @@ func DefaultNet() (*Net, error) {
 // a large file must not take the process past its memory, and a FIFO or
 // device must not block it for good.
 func LoadNetFile(path string) (*Net, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, err
+	// The file's type and size are those of the opened file, and the read
+	// stops at the limit: a name swapped for a FIFO after a look, or a
+	// file that grows, cannot block or flood the caller.
+	data, err := regfile.ReadRegular(path, maxNetFileBytes)
+	if errors.Is(err, regfile.ErrTooLarge) {
+		return nil, fmt.Errorf("%s is larger than any net file (%d bytes)", path, maxNetFileBytes)
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	if fi.Size() > maxNetFileBytes {
-		return nil, fmt.Errorf("%s is %d bytes, larger than any net file (%d)", path, fi.Size(), maxNetFileBytes)
-	}
-	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -10,9 +10,9 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
+	"github.com/rochade/rochade/internal/regfile"
 	"github.com/rochade/rochade/search"
 	"github.com/rs/zerolog"
 )
@@ -63,6 +63,7 @@ type logQueue struct {
 	told    bool   // the session has said that lines are dropped
 	err     error  // the target's write error; the log stopped
 	closed  bool
+	c       io.Closer // the target's file; nil for stderr
 
 	wake    chan struct{} // a line is queued, or the queue closed
 	done    chan struct{} // the writer has ended (and closed the file)
@@ -70,7 +71,7 @@ type logQueue struct {
 }
 
 func newLogQueue(w io.Writer, c io.Closer, limit int) *logQueue {
-	q := &logQueue{limit: limit, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	q := &logQueue{limit: limit, c: c, wake: make(chan struct{}, 1), done: make(chan struct{})}
 	go q.run(w, c)
 	return q
 }
@@ -167,11 +168,15 @@ func (q *logQueue) close(patience time.Duration) {
 			idle += tick
 		}
 	}
-	// Stuck: give up on the queued lines (the writer ends, and closes
-	// the file, whenever its write returns).
+	// Stuck: give up on the queued lines. Closing the file ends a write
+	// that waits in the poller (a terminal) at once; otherwise the writer
+	// ends, and the file is closed, whenever its write returns.
 	q.mu.Lock()
 	q.lines, q.size = nil, 0
 	q.mu.Unlock()
+	if q.c != nil {
+		q.c.Close()
+	}
 }
 
 // status says whether the target failed and whether lines were dropped
@@ -228,65 +233,20 @@ func openLogTarget(name string) (w io.Writer, c io.Closer, err error) {
 	}
 	if !fi.Mode().IsRegular() && fi.Mode()&fs.ModeCharDevice == 0 {
 		f.Close()
-		return nil, nil, fmt.Errorf("%s is not a regular file (%s)", name, fileKind(fi.Mode()))
+		return nil, nil, fmt.Errorf("%s is not a regular file (%s)", name, regfile.Kind(fi.Mode()))
 	}
 	return f, f, nil
 }
 
-// openNoWait opens a file without ever waiting: on Unix with O_NONBLOCK
-// (a FIFO then opens at once, or fails, instead of waiting for its other
-// end) and O_NOCTTY, and returns the type of what was opened, so that
-// the caller can refuse what it cannot use.
+// openNoWait opens a file without ever waiting (regfile.OpenNoWait).
 func openNoWait(name string, flag int, perm os.FileMode) (*os.File, os.FileInfo, error) {
-	if runtime.GOOS != "windows" {
-		flag |= syscall.O_NONBLOCK | syscall.O_NOCTTY
-	}
-	f, err := os.OpenFile(name, flag, perm)
-	if err != nil {
-		var errno syscall.Errno
-		if errors.As(err, &errno) && errno == syscall.ENXIO {
-			// A FIFO without a reader, or a socket, opened for writing.
-			return nil, nil, fmt.Errorf("%s is not a regular file (a FIFO or socket: %v)", name, errno)
-		}
-		return nil, nil, err
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	return f, fi, nil
+	return regfile.OpenNoWait(name, flag, perm)
 }
 
 // openRegular opens a regular file to read it, never waiting: anything
 // else (a FIFO, a device, a directory) is refused.
 func openRegular(name string) (*os.File, os.FileInfo, error) {
-	f, fi, err := openNoWait(name, os.O_RDONLY, 0)
-	if err != nil {
-		return nil, nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, nil, fmt.Errorf("%s is not a regular file (%s)", name, fileKind(fi.Mode()))
-	}
-	return f, fi, nil
-}
-
-// fileKind names the type of a file that is not a regular one.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	case m.IsDir():
-		return "a directory"
-	}
-	return "type " + m.Type().String()
+	return regfile.OpenRegular(name)
 }
 
 // sameAsStdout tells whether f is the process's stdout, unless stdout is
@@ -294,11 +254,34 @@ func fileKind(m fs.FileMode) string {
 // nothing does.
 func sameAsStdout(f *os.File) bool {
 	out, err := os.Stdout.Stat()
-	if err != nil || out.Mode()&fs.ModeCharDevice != 0 {
+	if err != nil {
 		return false
 	}
 	fi, err := f.Stat()
-	return err == nil && os.SameFile(fi, out)
+	if err != nil {
+		return false
+	}
+	// Fd is asked for only on Windows: on Unix it would make the file
+	// blocking.
+	sameHandle := runtime.GOOS == "windows" && f.Fd() == os.Stdout.Fd()
+	return isStdout(runtime.GOOS, out, fi, sameHandle)
+}
+
+// isStdout decides sameAsStdout from the stat of stdout (out) and of the
+// file (fi), and whether the two are the same handle (only asked for on
+// Windows). On Windows the stat of a pipe or a device (NUL, a console)
+// has no file id, and os.SameFile calls any two of them the same file:
+// there only regular files are compared by id, anything else by handle
+// (a pipe that stdout shares under another handle, as with 2>&1, goes
+// unseen there).
+func isStdout(goos string, out, fi os.FileInfo, sameHandle bool) bool {
+	if out.Mode()&fs.ModeCharDevice != 0 {
+		return false
+	}
+	if goos == "windows" && !(out.Mode().IsRegular() && fi.Mode().IsRegular()) {
+		return sameHandle
+	}
+	return os.SameFile(fi, out)
 }
 
 // open starts logging to the named file (appending), or to stderr for "-".
@@ -318,6 +301,23 @@ func (l *logger) open(name string) error {
 // close ends the log, giving its writer logSwitchPatience to write out
 // what is queued.
 func (l *logger) close() { l.closeWait(logSwitchPatience) }
+
+// detach turns the log off and returns its queue (nil if it was off),
+// for the caller to close with closeInBackground once it no longer holds
+// Session.outMu: the protocol never waits for an old log to drain.
+func (l *logger) detach() *logQueue {
+	q := l.q
+	l.zl, l.q, l.name = nil, nil, ""
+	return q
+}
+
+// closeInBackground closes q (if any) on a goroutine of its own, giving
+// its writer logSwitchPatience to write out what is queued.
+func closeInBackground(q *logQueue) {
+	if q != nil {
+		go q.close(logSwitchPatience)
+	}
+}
 
 // closeWait ends the log, waiting for its writer as logQueue.close says.
 func (l *logger) closeWait(patience time.Duration) {

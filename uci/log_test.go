@@ -138,3 +138,92 @@ func TestLogTargets(t *testing.T) {
 		c.Close()
 	}
 }
+
+// TestLogSwitchDoesNotWait: switching the debug log away from a stuck
+// target (a stderr pipe that nobody reads, full) during a search does not
+// hold the protocol's output while the old log drains.
+func TestLogSwitchDoesNotWait(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Fill the pipe, then let writes wait again.
+	w.SetWriteDeadline(time.Now().Add(50 * time.Millisecond))
+	w.Write(make([]byte, 4<<20))
+	w.SetWriteDeadline(time.Time{})
+	saved := os.Stderr
+	os.Stderr = w
+	defer func() {
+		os.Stderr = saved
+		go func() { // unstick the old log's writer, then end
+			buf := make([]byte, 64<<10)
+			for {
+				if _, err := r.Read(buf); err != nil {
+					return
+				}
+			}
+		}()
+	}()
+	out := &syncBuffer{}
+	s := NewSession(out, Config{})
+	defer s.Close()
+	s.Handle("setoption name Debug Log File value -")
+	if strings.Contains(out.String(), "error") {
+		t.Fatalf("stderr log refused: %q", out.String())
+	}
+	s.Handle("go infinite")
+	time.Sleep(20 * time.Millisecond)
+	start := time.Now()
+	s.Handle("setoption name Debug Log File value " + t.TempDir() + "/x.log")
+	s.Handle("isready")
+	took := time.Since(start)
+	s.Handle("stop")
+	s.wait(0)
+	if took > 50*time.Millisecond {
+		t.Errorf("setoption Debug Log File + isready took %v during a search with the old log stuck; want under 50ms", took)
+	}
+	if !strings.Contains(out.String(), "readyok") {
+		t.Errorf("no readyok: %q", out.String())
+	}
+}
+
+// fakeInfo is a FileInfo of a given mode, as Windows' Stat of a pipe or
+// device gives: no file id.
+type fakeInfo struct{ mode os.FileMode }
+
+func (f fakeInfo) Name() string       { return "" }
+func (f fakeInfo) Size() int64        { return 0 }
+func (f fakeInfo) Mode() os.FileMode  { return f.mode }
+func (f fakeInfo) ModTime() time.Time { return time.Time{} }
+func (f fakeInfo) IsDir() bool        { return false }
+func (f fakeInfo) Sys() any           { return nil }
+
+// TestIsStdoutWindows: on Windows a pipe or device is stdout only when it
+// is the same handle; regular files are compared by id.
+func TestIsStdoutWindows(t *testing.T) {
+	pipe, null := fakeInfo{os.ModeNamedPipe}, fakeInfo{os.ModeDevice | os.ModeCharDevice}
+	name := t.TempDir() + "/x.log"
+	if err := os.WriteFile(name, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reg, err := os.Stat(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		out, fi    os.FileInfo
+		sameHandle bool
+		want       bool
+	}{
+		{pipe, pipe, false, false}, // stderr and stdout, two pipes
+		{pipe, null, false, false}, // NUL while stdout is a pipe
+		{pipe, pipe, true, true},   // stderr is stdout's handle
+		{null, pipe, true, false},  // stdout is a device: anything goes
+		{reg, reg, false, true},    // stdout is the log file
+		{pipe, reg, false, false},
+	} {
+		if got := isStdout("windows", tc.out, tc.fi, tc.sameHandle); got != tc.want {
+			t.Errorf("isStdout(windows, %v, %v, same handle %v) = %v, want %v", tc.out.Mode(), tc.fi.Mode(), tc.sameHandle, got, tc.want)
+		}
+	}
+}

@@ -100,12 +100,15 @@ func (s *Session) setEvalFile(value string) bool {
 func (s *Session) setDebugLogFile(value string) bool {
 	s.outMu.Lock()
 	s.log.event("option", fmt.Sprintf("%s = %s", "Debug Log File", value))
-	s.log.close()
+	old := s.log.detach()
 	var err error
 	if value != "" {
 		err = s.log.open(value)
 	}
 	s.outMu.Unlock()
+	// The old log drains (or, stuck, is given up) without holding the
+	// output: a search's info and bestmove never wait for it.
+	closeInBackground(old)
 	if err != nil {
 		s.errorf("Debug Log File: %v", err)
 		value = ""

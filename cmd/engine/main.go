@@ -217,9 +217,23 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // given, or with arguments the UCI commands they are, uci first.
 func uciCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// --log FILE, passed on from the global flag, comes first.
+	// A --log without a file name is a usage error, not a UCI command.
 	var logFile string
-	for len(args) >= 2 && args[0] == "--log" {
-		logFile, args = args[1], args[2:]
+	for len(args) > 0 {
+		name, value, hasValue := strings.Cut(strings.TrimLeft(args[0], "-"), "=")
+		if name != "log" || !strings.HasPrefix(args[0], "-") {
+			break
+		}
+		if !hasValue && len(args) >= 2 {
+			value, args = args[1], args[1:]
+		}
+		args = args[1:]
+		if value == "" {
+			fmt.Fprintln(stderr, "rochade uci: --log needs a file name (\"-\" for stderr)")
+			commandUsage(stderr, "uci", nil)
+			return 2
+		}
+		logFile = value
 	}
 	if isHelp(args) {
 		commandUsage(stdout, "uci", nil)

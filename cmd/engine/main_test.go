@@ -107,3 +107,14 @@ func TestCommandsWriteToTheirWriters(t *testing.T) {
 		}
 	}
 }
+
+// TestUCILogWithoutFile: `rochade uci --log` with no file name is a usage
+// error, not a UCI command "--log".
+func TestUCILogWithoutFile(t *testing.T) {
+	for _, args := range [][]string{{"uci", "--log"}, {"uci", "-log"}, {"uci", "--log="}} {
+		rc, out, stderr := runIn(args, "quit\n")
+		if rc != 2 || out != "" || !strings.Contains(stderr, "--log") || !strings.Contains(stderr, "Usage") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and the usage on stderr only", args, rc, out, stderr)
+		}
+	}
+}
