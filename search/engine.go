@@ -408,3 +408,19 @@ func (e *Engine) nodes() uint64 {
 	}
 	return n
 }
+
+// Close gives the table's memory back to the system now, rather than
+// when the garbage collector finds the engine unused (on 64-bit Linux
+// and on Windows the table is outside the Go heap, and an engine dropped
+// without Close holds it until a collection runs, which a program that
+// allocates little on the heap may not do for long). It waits for a
+// running search to end. The engine is not used after Close.
+func (e *Engine) Close() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.stateMu.Lock()
+	defer e.stateMu.Unlock()
+	if e.tt.buckets != nil {
+		e.tt.freeBuckets()
+	}
+}
