@@ -120,3 +120,6 @@ func munmap(addr, size uintptr) {
 		panic("search: munmap of the transposition table: " + errno.Error())
 	}
 }
+
+// TableOutsideHeap: the table is not in the Go runtime's memory.
+const TableOutsideHeap = true
