@@ -78,7 +78,7 @@ func NewEngine(opts Options) *Engine {
 	e := &Engine{}
 	e.tt = NewTT(max(1, opts.HashMB))
 	e.opts = opts
-	e.setOptions(opts)
+	e.setOptions(opts, true)
 	e.rng, e.seed = newRand(opts.Seed), opts.Seed
 	return e
 }
@@ -106,10 +106,39 @@ const threadStackBytes = 512 << 10
 func (e *Engine) SetOptions(opts Options) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.setOptions(opts)
+	e.setOptions(opts, true)
 }
 
-func (e *Engine) setOptions(opts Options) {
+// SetOptionsLazy is SetOptions, except that a new table is not made
+// resident even with a HashGuard: its pages are taken as searches use
+// them, unless Reserve makes it resident later. Making a large table
+// resident takes seconds (1 GB: 2.5-9 s on the 2-core build machine);
+// this applies options without that wait where a search is about to
+// start.
+func (e *Engine) SetOptionsLazy(opts Options) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.setOptions(opts, false)
+}
+
+// Reserve makes the table resident under the HashGuard, as SetOptions
+// does, if there is a guard and the table is not resident yet (it was
+// set up by SetOptionsLazy). It waits for a running search to end.
+func (e *Engine) Reserve() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	g := e.guard.Load()
+	if g == nil || e.tt.resident || e.tt.buckets == nil {
+		return
+	}
+	e.stateMu.Lock()
+	e.opts.HashMB = e.reserve(g, e.opts)
+	e.stateMu.Unlock()
+}
+
+// setOptions applies opts; with resident, a new table is made resident
+// under the HashGuard, if one is set.
+func (e *Engine) setOptions(opts Options, resident bool) {
 	opts.Threads = max(1, opts.Threads)
 	opts.MultiPV = max(1, opts.MultiPV)
 	opts.HashMB = max(1, opts.HashMB)
@@ -125,7 +154,7 @@ func (e *Engine) setOptions(opts Options) {
 	e.stateMu.Lock()
 	if opts.HashMB != e.opts.HashMB {
 		e.tt.Resize(opts.HashMB)
-		if g := e.guard.Load(); g != nil {
+		if g := e.guard.Load(); g != nil && resident {
 			opts.HashMB = e.reserve(g, opts)
 		}
 	} else if netChanged {
@@ -407,4 +436,20 @@ func (e *Engine) nodes() uint64 {
 		n += t.pubNodes.Load()
 	}
 	return n
+}
+
+// Close gives the table's memory back to the system now, rather than
+// when the garbage collector finds the engine unused (on 64-bit Linux
+// and on Windows the table is outside the Go heap, and an engine dropped
+// without Close holds it until a collection runs, which a program that
+// allocates little on the heap may not do for long). It waits for a
+// running search to end. The engine is not used after Close.
+func (e *Engine) Close() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.stateMu.Lock()
+	defer e.stateMu.Unlock()
+	if e.tt.buckets != nil {
+		e.tt.freeBuckets()
+	}
 }

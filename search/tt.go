@@ -274,6 +274,9 @@ func (t *TT) Store(key uint64, m v.Move, score, eval, depth int, bound Bound, pv
 // HashFull returns the permille of slots used by the current search.
 func (t *TT) HashFull() int {
 	n := min(1000, len(t.buckets))
+	if n == 0 {
+		return 0 // freed (Engine.Close)
+	}
 	used := 0
 	for i := 0; i < n; i++ {
 		for j := range t.buckets[i] {

@@ -3,6 +3,7 @@
 package search
 
 import (
+	"runtime"
 	"runtime/debug"
 	"syscall"
 	"unsafe"
@@ -20,10 +21,18 @@ import (
 // memory for each 2 MB page.
 
 // ttMemory is the mapping holding the buckets; addr 0 where they are a
-// Go slice (the mapping failed).
+// Go slice (the mapping failed). cleanup unmaps it when the table is
+// collected without freeBuckets having run (an Engine dropped unclosed).
 type ttMemory struct {
 	addr, size uintptr
+	cleanup    runtime.Cleanup
 }
+
+// mapping is what a cleanup unmaps: the table's mapping as it stood when
+// the cleanup was registered (shrinkBuckets registers a new one).
+type mapping struct{ addr, size uintptr }
+
+func unmapMapping(m mapping) { munmap(m.addr, m.size) }
 
 const (
 	madvPopulateWrite = 23 // MADV_POPULATE_WRITE, Linux 5.14
@@ -46,6 +55,7 @@ func (t *TT) allocBuckets(n uint64) {
 	p := *(*unsafe.Pointer)(unsafe.Pointer(&addr))
 	t.buckets = unsafe.Slice((*ttBucket)(p), n)
 	t.mem = ttMemory{addr: addr, size: uintptr(size)}
+	t.mem.cleanup = runtime.AddCleanup(t, unmapMapping, mapping{addr, uintptr(size)})
 }
 
 // freeBuckets drops the table and returns its memory to the system.
@@ -55,6 +65,7 @@ func (t *TT) freeBuckets() {
 		debug.FreeOSMemory() // collects the old table and returns its pages
 		return
 	}
+	t.mem.cleanup.Stop()
 	munmap(t.mem.addr, t.mem.size)
 	t.mem = ttMemory{}
 }
@@ -68,8 +79,12 @@ func (t *TT) shrinkBuckets(n uint64) bool {
 	}
 	keep := (uintptr(n)*unsafe.Sizeof(ttBucket{}) + osPageSize - 1) &^ (osPageSize - 1)
 	if keep < t.mem.size {
+		// The old cleanup would unmap the tail too, which a later
+		// mapping may then hold: it goes before the tail does.
+		t.mem.cleanup.Stop()
 		munmap(t.mem.addr+keep, t.mem.size-keep)
 		t.mem.size = keep
+		t.mem.cleanup = runtime.AddCleanup(t, unmapMapping, mapping{t.mem.addr, keep})
 	}
 	t.buckets = t.buckets[:n:n]
 	return true
@@ -105,3 +120,6 @@ func munmap(addr, size uintptr) {
 		panic("search: munmap of the transposition table: " + errno.Error())
 	}
 }
+
+// TableOutsideHeap: the table is not in the Go runtime's memory.
+const TableOutsideHeap = true

@@ -29,3 +29,6 @@ func (t *TT) discardBuckets() bool { return false }
 
 // populate leaves it to the caller to write to every page.
 func (t *TT) populate(b []ttBucket) bool { return false }
+
+// TableOutsideHeap: the table is in the Go runtime's memory (a slice).
+const TableOutsideHeap = false

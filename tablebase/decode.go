@@ -207,13 +207,13 @@ func (d *pairs) decompress(idx uint64) (int, bool) {
 	var sym int
 	for {
 		l := 0
-		for buf < d.base64[l] {
+		for l < len(d.base64) && buf < d.base64[l] {
 			l++
 		}
-		sym = int((buf - d.base64[l]) >> uint(64-l-d.minSymLen))
-		if l >= len(d.lowestSym) {
-			return 0, false
+		if l >= len(d.base64) || l >= len(d.lowestSym) {
+			return 0, false // the last code length has base 0: a valid table never ends here
 		}
+		sym = int((buf - d.base64[l]) >> uint(64-l-d.minSymLen))
 		sym += int(d.lowestSym[l])
 		if sym >= len(d.symlen) {
 			return 0, false

@@ -31,6 +31,7 @@ func (t *table) probeTable(pos *v.Position, wdl int) (int, int) {
 	if t.mm == nil || t.failed.Load() {
 		return 0, stFail // closed, or found damaged
 	}
+	defer t.blame()
 	var squares [maxTBPieces]int
 	var pcs [maxTBPieces]byte
 	size, leadCnt := 0, 0

@@ -18,7 +18,9 @@ import (
 // panics and defers endProbe, which recovers a runtime error (a fault, or
 // an index out of range from inconsistent data), takes back the moves the
 // probe had made on the position, and makes the probe fail. The file the
-// fault was in is left out from then on and reported once. Data that
+// error came from (the one whose mapping holds the fault address, else
+// the one being read: probeTable defers blame, which passes the error on
+// with its table) is left out from then on and reported once. Data that
 // decodes to nonsense (a pair tree leading nowhere, a value out of range)
 // is treated the same way by the decoder itself, without a panic.
 //
@@ -52,6 +54,10 @@ func (tb *Tablebases) endProbe(pos *v.Position, ply int, fault bool, ok *bool) {
 	if r == nil {
 		return
 	}
+	var reading *table
+	if f, isTable := r.(tableError); isTable {
+		r, reading = f.Error, f.t
+	}
 	err, isRuntime := r.(runtime.Error)
 	if !isRuntime {
 		panic(r)
@@ -60,18 +66,40 @@ func (tb *Tablebases) endProbe(pos *v.Position, ply int, fault bool, ok *bool) {
 		pos.Unmake()
 	}
 	*ok = false
-	tb.probeFailed(err)
+	tb.probeFailed(err, reading)
 }
 
-// probeFailed finds the file a fault was in: the one whose mapping holds
-// the fault address, or else (where the mapping's address is not known)
-// those whose size on disk no longer matches their mapping. Each is left
-// out and reported. Another runtime error (not a fault) is reported once,
-// without a file.
-func (tb *Tablebases) probeFailed(err runtime.Error) {
+// tableError is a runtime error raised while a table was read (probeTable
+// and what it calls), passed on to endProbe with the table.
+type tableError struct {
+	runtime.Error
+	t *table
+}
+
+// blame is deferred by probeTable: a runtime error raised while the table
+// is read goes on to endProbe as a tableError naming it.
+func (t *table) blame() {
+	r := recover()
+	if r == nil {
+		return
+	}
+	if err, isRuntime := r.(runtime.Error); isRuntime {
+		r = tableError{err, t}
+	}
+	panic(r)
+}
+
+// probeFailed finds the file a runtime error came from: for a fault, the
+// one whose mapping holds the fault address; else the table being read
+// (reading, nil if none was); else, for a fault (where the mapping's
+// address is not known), those whose size on disk no longer matches
+// their mapping. Each is left out and reported once. An error that no
+// file can be blamed for is reported once, without a file.
+func (tb *Tablebases) probeFailed(err runtime.Error, reading *table) {
 	var blamed []*table
 	why := err.Error()
-	if a, ok := err.(interface{ Addr() uintptr }); ok {
+	a, isFault := err.(interface{ Addr() uintptr })
+	if isFault {
 		why = fmt.Sprintf("fault reading the mapped file at %#x", a.Addr())
 		for _, t := range tb.all {
 			if m := t.mm; m != nil && m.contains(a.Addr()) {
@@ -79,11 +107,17 @@ func (tb *Tablebases) probeFailed(err runtime.Error) {
 				break
 			}
 		}
-		if len(blamed) == 0 {
-			for _, t := range tb.all {
-				if !t.failed.Load() && t.changedOnDisk() != "" {
-					blamed = append(blamed, t)
-				}
+	}
+	if len(blamed) == 0 && reading != nil {
+		if isFault {
+			why = err.Error() + " while reading the file"
+		}
+		blamed = append(blamed, reading)
+	}
+	if len(blamed) == 0 && isFault {
+		for _, t := range tb.all {
+			if !t.failed.Load() && t.changedOnDisk() != "" {
+				blamed = append(blamed, t)
 			}
 		}
 	}

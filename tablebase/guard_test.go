@@ -323,10 +323,10 @@ func TestSpecialFilesNamedLikeTables(t *testing.T) {
 	}
 }
 
-// A runtime error in a probe that is not a fault (here a table's decoding
-// data emptied by hand, so that the decoder indexes past it) fails the
-// probe too: the engine goes on, the position is left as it was, and the
-// failure is reported once.
+// TestRuntimeErrorInProbe: a runtime error while a table is read that is
+// not a fault in its mapping (here a division by zero from a broken
+// description) leaves that file out and names it, once; later probes skip
+// it without reading it again.
 func TestRuntimeErrorInProbe(t *testing.T) {
 	dir := copyTables(t, "KQvK")
 	tb, fails := openWatched(t, dir)
@@ -337,7 +337,7 @@ func TestRuntimeErrorInProbe(t *testing.T) {
 	}
 	for i := range tb.all[0].items {
 		for f := range tb.all[0].items[i] {
-			tb.all[0].items[i][f].base64 = nil
+			tb.all[0].items[i][f].span = 0
 		}
 	}
 	for i := 0; i < 3; i++ {
@@ -347,8 +347,33 @@ func TestRuntimeErrorInProbe(t *testing.T) {
 		if pos.FEN() != fen {
 			t.Fatalf("the failed probe left the position at %s", pos.FEN())
 		}
+		if !tb.all[0].failed.Load() {
+			t.Fatalf("probe %d: the table is not left out", i)
+		}
 	}
-	if got := fails.get(); len(got) != 1 || !strings.Contains(got[0], "tablebase probe failed: runtime error") {
+	got := fails.get()
+	if len(got) != 1 || !strings.Contains(got[0], "tablebase file failed: "+tb.all[0].path+": runtime error") ||
+		!strings.Contains(got[0], "not used from now on") {
+		t.Errorf("failures %q", got)
+	}
+}
+
+// TestDecoderBounds: a Huffman description that does not end where it
+// should makes the decoder give up (the data is inconsistent) rather than
+// index past its tables.
+func TestDecoderBounds(t *testing.T) {
+	dir := copyTables(t, "KQvK")
+	tb, fails := openWatched(t, dir)
+	pos := v.MustParseFEN("8/8/8/8/8/2k5/8/KQ6 b - - 0 1")
+	for i := range tb.all[0].items {
+		for f := range tb.all[0].items[i] {
+			tb.all[0].items[i][f].base64 = nil
+		}
+	}
+	if w, ok := tb.ProbeWDL(pos); ok {
+		t.Errorf("WDL %d from a broken table", w)
+	}
+	if got := fails.get(); len(got) != 1 || !strings.Contains(got[0], tb.all[0].path+": inconsistent data") {
 		t.Errorf("failures %q", got)
 	}
 }

@@ -19,10 +19,10 @@ var currentBudget = membudget.Current
 // threadMB is the per-thread memory in MB, rounded up.
 func threadMB() int { return membudget.RoundUpMB(search.ThreadBytes) }
 
-// setMemoryLimit gives the garbage collector the budget
-// (membudget.SetGoMemoryLimit).
+// setMemoryLimit gives the garbage collector the budget, less the table
+// where it is outside the Go heap (membudget.SetGoMemoryLimit).
 func setMemoryLimit(b membudget.Budget, hash, threads int) {
-	membudget.SetGoMemoryLimit(b, hash, threads, threadMB())
+	membudget.SetGoMemoryLimit(b, hash, threads, threadMB(), search.TableOutsideHeap)
 }
 
 // guessNoted is set once the assumed memory has been reported.

@@ -298,6 +298,7 @@ func genfens(g genfensArgs, book []string, net *eval.Net, stop *atomic.Bool, emi
 		return fens, nil
 	}
 	eng := search.NewEngine(search.Options{HashMB: 16, Threads: 1, MultiPV: 1, Net: net})
+	defer eng.Close() // its table is outside the Go heap: give it back now
 	score := func(pos *v.Position) int {
 		eng.Clear()
 		return eng.Search(pos, search.Limits{Depth: v.OpeningSearchDepth, Nodes: genfensHardNodes}, search.Callbacks{}).Score

@@ -44,6 +44,7 @@ type Session struct {
 	clock          clockWatch     // measures the lag the GUI charges us
 	pendingOptions bool           // search options changed during a search
 	pendingClear   bool           // Clear Hash / ucinewgame during a search
+	reserveOwed    bool           // pending options set a table not made resident yet
 	pendingTune    map[string]int // search parameters set during a search (tune build)
 
 	logError       string // why --log was refused, said after the first uciok
@@ -311,14 +312,31 @@ func (s *Session) wait(timeout time.Duration) bool {
 	}
 }
 
-// applyPending gives the searcher the options set during a search.
+// lazyTables is a searcher that can set a table up without making it
+// resident, and make it resident later (*search.Engine).
+type lazyTables interface {
+	SetOptionsLazy(search.Options)
+	Reserve()
+}
+
+// applyPending gives the searcher the options set during a search. It
+// runs before the command that follows the search, most often the
+// position and go of the next move: a new table is not made resident
+// now (that takes seconds for a large one, and the clock runs), but at
+// the next isready or ucinewgame (reservePending).
 func (s *Session) applyPending() {
 	if s.searching() {
 		return
 	}
 	if s.pendingOptions {
 		s.pendingOptions = false
-		s.applyOptions()
+		if l, ok := s.searcher.(lazyTables); ok {
+			l.SetOptionsLazy(s.set.searchOptions())
+			setMemoryLimit(currentBudget(), s.set.hash, s.set.threads)
+			s.reserveOwed = true
+		} else {
+			s.applyOptions()
+		}
 	}
 	if s.pendingClear {
 		s.pendingClear = false
@@ -326,6 +344,19 @@ func (s *Session) applyPending() {
 	}
 	if s.pendingTune != nil {
 		s.applyPendingTune()
+	}
+}
+
+// reservePending makes resident a table that applyPending set up
+// without, once no search runs (isready and ucinewgame: a GUI waits for
+// readyok, and no clock runs).
+func (s *Session) reservePending() {
+	if !s.reserveOwed || s.searching() {
+		return
+	}
+	s.reserveOwed = false
+	if l, ok := s.searcher.(lazyTables); ok {
+		l.Reserve()
 	}
 }
 
@@ -406,6 +437,9 @@ func (s *Session) Handle(line string) bool {
 		return true
 	}
 	s.applyPending()
+	if cmd == "isready" || cmd == "ucinewgame" {
+		s.reservePending()
+	}
 	switch cmd {
 	case "uci":
 		s.cmdUCI()

@@ -171,10 +171,15 @@ func (b Budget) FitThreads(want, hash, threadMB int) int {
 // the live heap, could be far beyond it).
 // The limit leaves outsideGoMB of the budget to what the resident set
 // holds beyond the Go runtime's own memory (the binary's code and data
-// pages, C-level thread stacks), so that the resident set, not only the
-// runtime's memory, stays within the budget.
-func SetGoMemoryLimit(b Budget, hash, threads, threadMB int) {
+// pages, C-level thread stacks), and the table too where tableOutside
+// says it lives outside the Go heap (mapped by itself: 64-bit Linux,
+// Windows), so that the resident set, not only the runtime's memory,
+// stays within the budget.
+func SetGoMemoryLimit(b Budget, hash, threads, threadMB int, tableOutside bool) {
 	limit := max(b.MB, FootprintMB(hash, threads, threadMB)) - outsideGoMB
+	if tableOutside {
+		limit -= hash
+	}
 	debug.SetMemoryLimit(int64(limit) << 20)
 }
 
