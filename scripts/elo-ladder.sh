@@ -18,7 +18,8 @@
 #   STOCKFISH=/usr/games/stockfish
 #   BOOK=/work/shared/data/std_openings.epd   (format epd, order random)
 #   OPTS="option.Hash=16 option.Threads=1"    options for both engines
-#   FASTCHESS=/work/tools/fastchess/fastchess (else `fastchess` on PATH)
+#   FASTCHESS=/work/tools/fastchess/fastchess or /work/opp/fastchess/fastchess
+#                      (the first there; else `fastchess` on PATH)
 #   STARTUP_MS=60000   how long fastchess waits for uciok (a loaded machine
 #                      needs more than its default 10 s for Stockfish)
 #   MARGIN_MS=N        fastchess timemargin for both engines (unset: none); a
@@ -58,7 +59,9 @@ OPTS=${OPTS:-option.Hash=16 option.Threads=1}
 STARTUP_MS=${STARTUP_MS:-60000}
 if [[ -z "${FASTCHESS:-}" ]]; then
     FASTCHESS=fastchess
-    [[ -x /work/tools/fastchess/fastchess ]] && FASTCHESS=/work/tools/fastchess/fastchess
+    for f in /work/tools/fastchess/fastchess /work/opp/fastchess/fastchess; do
+        [[ -x $f ]] && { FASTCHESS=$f; break; }
+    done
 fi
 
 command -v "$FASTCHESS" >/dev/null || { echo "elo-ladder.sh: fastchess not found ($FASTCHESS)" >&2; exit 2; }
