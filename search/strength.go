@@ -7,8 +7,8 @@ package search
 //   - a node cap per move: nodes, not time, so that a level plays alike
 //     on fast and slow machines (the GUI's clock still applies on top);
 //   - a depth cap;
-//   - a choice among the near-best root moves: the search runs with
-//     strengthMultiPV lines, and each move whose score is within Margin
+//   - a choice among the near-best root moves: the search scores up to
+//     strengthMultiPV root lines (the level's MultiPV), and each move whose score is within Margin
 //     centipawns of the best gets a random bonus of 0..Noise centipawns;
 //     the highest score plus bonus is played. Weak levels thus often play
 //     the 2nd or 3rd best move, but never one the search scored more than
@@ -16,7 +16,23 @@ package search
 //
 // The anchors below are fitted to match results against Stockfish 15.1
 // at the same UCI_Elo (scripts/elo-ladder.sh, docs/strength.md). Between
-// anchors the node cap is interpolated on a log scale, the rest linearly.
+// two anchors a level takes the fraction f of the way from one to the
+// other and interpolates:
+//
+//   - the node cap on a log scale;
+//   - the cost of the lines scored, on a log scale too, and the width is
+//     the one whose cost is nearest. Scoring w lines costs lineCost[w]
+//     times the nodes one line needs for the same depth, so a w-line
+//     search of N nodes searches about as deep as a one-line search of
+//     N/lineCost[w] nodes: its per-line budget. Near full strength the
+//     width thus falls as the cap rises (both cap and per-line budget
+//     grow with the level), and the margin and noise, not the extra lines,
+//     do the weakening; a width of strengthMultiPV up to the anchor with
+//     none made the search between them cost more than either anchor's;
+//   - the depth cap linearly in f (so about linearly in the log of the
+//     nodes, as depth grows), an anchor without a cap counting as the depth its budget reaches
+//     (capDepth);
+//   - margin and noise linearly in f.
 
 import (
 	"math"
@@ -32,9 +48,15 @@ const (
 	EloMax = 2700
 )
 
-// strengthMultiPV is how many root moves a limited search scores for the
-// choice (when the level has a margin at all).
+// strengthMultiPV is the most root moves a limited search scores for the
+// choice.
 const strengthMultiPV = 4
+
+// lineCost[w] is the nodes a search scoring w root lines needs to reach a
+// depth, over what one line needs: measured with net h6 on 16 positions
+// of std_openings.epd at depths 10 and 13 (2 lines 1.36 and 1.38 times
+// the nodes, 3 lines 1.82 and 2.12, 4 lines 2.08 and 2.52; the means).
+var lineCost = [strengthMultiPV + 1]float64{0, 1, 1.37, 1.97, 2.30}
 
 // strengthAnchor is one point of the Elo table. Depth 0 means no cap.
 type strengthAnchor struct {
@@ -43,13 +65,14 @@ type strengthAnchor struct {
 	depth  int
 	margin int // centipawns below the best a chosen move may score
 	noise  int // largest random bonus, centipawns
+	lines  int // root moves scored: strengthMultiPV with a margin, else 1
 }
 
 var strengthTable = []strengthAnchor{
-	{elo: 1320, nodes: 1000, depth: 3, margin: 100, noise: 120},
-	{elo: 1700, nodes: 6000, depth: 6, margin: 40, noise: 50},
-	{elo: 2100, nodes: 100000, depth: 12, margin: 10, noise: 12},
-	{elo: 2700, nodes: 1000000, depth: 0, margin: 0, noise: 0},
+	{elo: 1320, nodes: 1000, depth: 3, margin: 100, noise: 120, lines: 4},
+	{elo: 1700, nodes: 6000, depth: 6, margin: 40, noise: 50, lines: 4},
+	{elo: 2100, nodes: 100000, depth: 12, margin: 10, noise: 12, lines: 4},
+	{elo: 2700, nodes: 1000000, depth: 0, margin: 0, noise: 0, lines: 1},
 }
 
 // Strength is what a UCI_Elo level limits.
@@ -62,6 +85,39 @@ type Strength struct {
 	MultiPV int    // root moves scored for the choice
 }
 
+// lineBudget is the log of an anchor's per-line budget: its node cap
+// over the cost of its lines.
+func lineBudget(a strengthAnchor) float64 {
+	return math.Log(float64(a.nodes) / lineCost[a.lines])
+}
+
+// capDepth is the depth cap anchor i counts as when interpolating: its
+// own, or for an anchor without one the depth its per-line budget
+// reaches, extended from the two nearest capped anchors on the same log
+// scale (depth grows about linearly with the log of the nodes); MaxPly-1
+// when there are not two.
+func capDepth(i int) float64 {
+	a := strengthTable[i]
+	if a.depth != 0 {
+		return float64(a.depth)
+	}
+	var near []strengthAnchor
+	for d := 1; len(near) < 2 && d < len(strengthTable); d++ {
+		for _, j := range []int{i - d, i + d} {
+			if j >= 0 && j < len(strengthTable) && strengthTable[j].depth != 0 && len(near) < 2 {
+				near = append(near, strengthTable[j])
+			}
+		}
+	}
+	if len(near) < 2 || lineBudget(near[0]) == lineBudget(near[1]) {
+		return MaxPly - 1
+	}
+	p, q := near[0], near[1]
+	slope := float64(q.depth-p.depth) / (lineBudget(q) - lineBudget(p))
+	d := float64(p.depth) + slope*(lineBudget(a)-lineBudget(p))
+	return min(max(d, 1), MaxPly-1)
+}
+
 // StrengthFor returns the limits of an Elo level.
 func StrengthFor(elo int) Strength {
 	elo = min(max(elo, EloMin), EloMax)
@@ -71,28 +127,37 @@ func StrengthFor(elo int) Strength {
 	}
 	a, b := strengthTable[i-1], strengthTable[i]
 	f := float64(elo-a.elo) / float64(b.elo-a.elo)
-	lin := func(x, y int) int { return int(math.Round(float64(x) + f*float64(y-x))) }
-	s := Strength{Elo: elo, MultiPV: 1}
-	s.Nodes = uint64(math.Round(math.Exp(math.Log(float64(a.nodes)) + f*(math.Log(float64(b.nodes))-math.Log(float64(a.nodes))))))
-	// No cap stays no cap only at the anchor itself; between a capped
-	// anchor and an uncapped one the cap rises to MaxPly-1.
-	da, db := a.depth, b.depth
-	if da == 0 {
-		da = MaxPly - 1
+	lerp := func(x, y float64) float64 { return x + f*(y-x) }
+	lin := func(x, y int) int { return int(math.Round(lerp(float64(x), float64(y)))) }
+	s := Strength{Elo: elo}
+	if elo == b.elo {
+		a, f = b, 0 // an anchor's own settings, exactly
 	}
-	if db == 0 {
-		db = MaxPly - 1
+
+	s.Nodes = uint64(math.Round(math.Exp(lerp(math.Log(float64(a.nodes)), math.Log(float64(b.nodes))))))
+	// The width whose cost is nearest the interpolated one, on the log
+	// scale.
+	cost := lerp(math.Log(lineCost[a.lines]), math.Log(lineCost[b.lines]))
+	s.MultiPV = 1
+	for w := 2; w <= strengthMultiPV; w++ {
+		if math.Abs(math.Log(lineCost[w])-cost) < math.Abs(math.Log(lineCost[s.MultiPV])-cost) {
+			s.MultiPV = w
+		}
 	}
-	if a.depth != 0 || b.depth != 0 {
-		s.Depth = lin(da, db)
+
+	if a.depth != 0 || (b.depth != 0 && f > 0) {
+		s.Depth = int(math.Round(lerp(capDepth(i-1), capDepth(i))))
+		if f == 0 {
+			s.Depth = a.depth
+		}
 		if s.Depth >= MaxPly-1 {
 			s.Depth = 0
 		}
 	}
 	s.Margin = lin(a.margin, b.margin)
 	s.Noise = lin(a.noise, b.noise)
-	if s.Margin > 0 {
-		s.MultiPV = strengthMultiPV
+	if s.Margin <= 0 {
+		s.MultiPV = 1
 	}
 	return s
 }

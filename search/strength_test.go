@@ -1,6 +1,7 @@
 package search
 
 import (
+	"math"
 	"testing"
 	"time"
 
@@ -19,7 +20,7 @@ func TestStrengthTable(t *testing.T) {
 	}
 	for _, a := range strengthTable {
 		s := StrengthFor(a.elo)
-		if s.Nodes != a.nodes || s.Depth != a.depth || s.Margin != a.margin || s.Noise != a.noise {
+		if s.Nodes != a.nodes || s.Depth != a.depth || s.Margin != a.margin || s.Noise != a.noise || s.MultiPV != a.lines {
 			t.Errorf("anchor %d: %+v, want %+v", a.elo, s, a)
 		}
 	}
@@ -35,8 +36,8 @@ func TestStrengthTable(t *testing.T) {
 		if s.Nodes < prev.Nodes || depth(s.Depth) < depth(prev.Depth) || s.Margin > prev.Margin || s.Noise > prev.Noise {
 			t.Fatalf("Elo %d: %+v after %+v: not monotonic", elo, s, prev)
 		}
-		if (s.Margin > 0) != (s.MultiPV == strengthMultiPV) {
-			t.Fatalf("Elo %d: %+v: lines to score do not follow the margin", elo, s)
+		if s.MultiPV > prev.MultiPV || s.MultiPV < 1 || (s.MultiPV > 1 && s.Margin == 0) {
+			t.Fatalf("Elo %d: %+v after %+v: lines to score rise with the level, or without a margin", elo, s, prev)
 		}
 		prev = s
 	}
@@ -46,6 +47,62 @@ func TestStrengthTable(t *testing.T) {
 	}
 	if high.Nodes < 200000 || high.Depth != 0 || high.Margin != 0 {
 		t.Errorf("EloMax level %+v is not near full strength", high)
+	}
+}
+
+// Between anchors the levels move smoothly from one anchor's search to
+// the next: the cost of the lines scored follows the log-scale
+// interpolation of the anchors' costs (the width is the nearest), so that
+// the 4-line search of 2100 does not last up to 2700's single line; the
+// per-line budget (node cap over line cost) never falls as the level
+// rises; and the depth cap rises by at most a ply per 20 Elo, toward about
+// the depth the uncapped anchor's budget reaches instead of MaxPly.
+func TestStrengthBetweenAnchors(t *testing.T) {
+	halfGap := 0.0
+	for w := 2; w <= strengthMultiPV; w++ {
+		halfGap = max(halfGap, (math.Log(lineCost[w])-math.Log(lineCost[w-1]))/2)
+	}
+	prev := StrengthFor(EloMin)
+	for i := 1; i < len(strengthTable); i++ {
+		a, b := strengthTable[i-1], strengthTable[i]
+		for elo := a.elo; elo <= b.elo; elo++ {
+			s := StrengthFor(elo)
+			f := float64(elo-a.elo) / float64(b.elo-a.elo)
+			want := math.Log(lineCost[a.lines]) + f*(math.Log(lineCost[b.lines])-math.Log(lineCost[a.lines]))
+			if s.Margin > 0 && math.Abs(math.Log(lineCost[s.MultiPV])-want) > halfGap+1e-9 {
+				t.Fatalf("Elo %d: %d lines cost %.2f, the anchors' interpolate to %.2f", elo, s.MultiPV, lineCost[s.MultiPV], math.Exp(want))
+			}
+			if per, was := float64(s.Nodes)/lineCost[s.MultiPV], float64(prev.Nodes)/lineCost[prev.MultiPV]; per < was {
+				t.Fatalf("Elo %d: %+v after %+v: per-line budget %.0f fell from %.0f", elo, s, prev, per, was)
+			}
+			prev = s
+		}
+	}
+	for elo := EloMin; elo+20 <= EloMax; elo++ {
+		s, u := StrengthFor(elo), StrengthFor(elo+20)
+		if u.Depth != 0 && u.Depth > s.Depth+1 {
+			t.Fatalf("Elo %d: depth cap %d, at %d already %d", elo, s.Depth, elo+20, u.Depth)
+		}
+	}
+	if d := capDepth(len(strengthTable) - 1); d < 14 || d > 24 {
+		t.Errorf("the uncapped anchor counts as depth %.1f", d)
+	}
+	// The midpoint of the 4-line and the 1-line anchor scores 2 lines.
+	if s := StrengthFor(2400); s.MultiPV != 2 || s.Depth == 0 || s.Margin == 0 {
+		t.Errorf("Elo 2400: %+v", s)
+	}
+}
+
+// A limited search scores as many lines as its level's width, and no more.
+func TestStrengthLinesScored(t *testing.T) {
+	pos := v.MustParseFEN(strengthFEN)
+	for _, elo := range []int{1900, 2250, 2400, 2650} {
+		st := StrengthFor(elo)
+		e := NewEngine(limitedOpts(elo, 1))
+		e.Search(pos, Limits{Nodes: 20000}, Callbacks{})
+		if len(e.snap) != st.MultiPV {
+			t.Errorf("Elo %d: %d lines scored, want %d", elo, len(e.snap), st.MultiPV)
+		}
 	}
 }
 
