@@ -105,7 +105,7 @@ const (
 	// 2-core machine building beside the games took 0.18-0.37 s against
 	// limits of about 0.1 s). The hard limit leaves tmLowDelay (or Move
 	// Overhead, if more) plus 1/tmLowShare of the clock (counted up to
-	// tmLowCap delays) on it. Below tmLowComfort delays on the clock, in
+	// tmLowCap delays) on it. Below lowComfort on the clock, in
 	// a game without movestogo, the increment counts only in proportion to
 	// the clock, and the limits that come of it in proportion to its
 	// square, so that a move spends less than the increment and the clock
@@ -131,6 +131,16 @@ func lowClockReserve(tm, overhead time.Duration) time.Duration {
 	return d + min(tm, tmLowCap*d)/tmLowShare
 }
 
+// lowComfort is the clock below which the low-clock rules apply:
+// tmLowComfort delays of tmLowDelay (2 s), plus what Move Overhead asks
+// beyond tmLowDelay. Move Overhead is a lag the GUI charges on every
+// move and is kept back for it already; the rules guard against the
+// unforeseen delays on top of it. (Counted as tmLowComfort overheads,
+// Move Overhead 5000 made a 40 s clock "low" and its moves 40 ms long.)
+func lowComfort(overhead time.Duration) time.Duration {
+	return tmLowComfort*tmLowDelay + max(overhead-tmLowDelay, 0)
+}
+
 // allocateTime returns the soft limit (start no new iteration after it),
 // the hard limit (stop the search) and whether the clock limits the
 // search at all. The soft limit is an equal share of the clock and the
@@ -143,8 +153,8 @@ func lowClockReserve(tm, overhead time.Duration) time.Duration {
 // overheads on the last move before a time control), and it always
 // leaves lowClockReserve on the clock.
 //
-// Below the comfort level, tmLowComfort × max(Move Overhead, tmLowDelay)
-// on the clock (2 s at the default overhead), and without movestogo, the
+// Below the comfort level, lowComfort(Move Overhead) on the clock (2 s
+// up to a Move Overhead of 100 ms), and without movestogo, the
 // increment counts in proportion to the clock (at half of it, half the
 // increment), and the soft and hard limits that come of it in proportion
 // to its square: at 2+0.02 a move at 1 s gets 7 ms (soft) and 34 ms
@@ -164,7 +174,7 @@ func allocateTime(l Limits, side v.Color, overhead time.Duration) (soft, hard ti
 	if side == v.Black {
 		tm, inc = l.BTime, l.BInc
 	}
-	comfort := tmLowComfort * max(overhead, tmLowDelay)
+	comfort := lowComfort(overhead)
 	low := l.MovesToGo == 0 && tm < comfort
 	// scale gives d in proportion to the clock below the comfort level.
 	scale := func(d time.Duration) time.Duration {

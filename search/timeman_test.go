@@ -293,20 +293,20 @@ func TestLowClockLimitsShrink(t *testing.T) {
 			t.Fatalf("tm %v inc %v oh %v mtg %d: soft %v hard %v, below %v %v at less clock", tm, inc, oh, l.MovesToGo, soft, hard, p[0], p[1])
 		}
 		last[k] = [2]time.Duration{soft, hard}
-		comfort := tmLowComfort * max(oh, tmLowDelay)
+		comfort := lowComfort(oh)
 		if inc > 0 && l.MovesToGo == 0 && oh <= 250*ms && tm <= comfort/4 && soft >= inc {
 			t.Fatalf("tm %v inc %v oh %v mtg %d: soft %v, want less than the increment", tm, inc, oh, l.MovesToGo, soft)
 		}
 	})
 }
 
-// At and above the comfort level (tmLowComfort × max(Move Overhead,
-// 100 ms), 2 s at the default overhead), but at movestogo 1, the limits
+// At and above the comfort level (lowComfort, 2 s at the default
+// overhead), but at movestogo 1, the limits
 // are those of the time manager before the low-clock rules: normal
 // clocks play as before.
 func TestNormalClockUnchanged(t *testing.T) {
 	lowClockGrid(func(l Limits, tm, inc, oh time.Duration) {
-		if l.MovesToGo == 1 || tm < tmLowComfort*max(oh, tmLowDelay) {
+		if l.MovesToGo == 1 || tm < lowComfort(oh) {
 			return
 		}
 		s1, h1, _ := allocateTime(l, v.White, oh)
