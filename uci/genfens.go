@@ -260,6 +260,7 @@ func (s *Session) cmdGenfens(args []string) {
 	net := s.set.evalNet()
 	done := make(chan struct{})
 	s.done = done
+	s.sent = nil
 	// A control of its own, which no search uses: stop and ponderhit
 	// must find one.
 	s.ctl = search.NewControl()

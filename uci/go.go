@@ -5,10 +5,16 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/rochade/rochade/search"
 )
+
+// afterBestmove, when set (by tests), runs on the search's goroutine
+// after it has written its bestmove and before it counts as ended: a
+// goroutine held up there by the scheduler.
+var afterBestmove func()
 
 // maxGoErrors is how many errors one go command reports one by one.
 const maxGoErrors = 5
@@ -195,6 +201,8 @@ func (s *Session) cmdGo(args []string) {
 	chess960, showWDL := s.set.chess960, s.set.showWDL
 	done := make(chan struct{})
 	s.done = done
+	sent := new(atomic.Bool)
+	s.sent = sent
 	ctl := search.NewControl()
 	s.ctl = ctl
 	searcher := s.searcher
@@ -216,7 +224,11 @@ func (s *Session) cmdGo(args []string) {
 		s.outMu.Lock()
 		s.log.summary(res, line, time.Since(start))
 		s.outMu.Unlock()
+		sent.Store(true)
 		s.send(line)
 		*elapsed = time.Since(start)
+		if afterBestmove != nil {
+			afterBestmove()
+		}
 	}()
 }

@@ -16,6 +16,7 @@ func (s *Session) perft(depth int) {
 	chess960 := s.set.chess960
 	done := make(chan struct{})
 	s.done = done
+	s.sent = nil
 	stop := &s.perftStop
 	stop.Store(false)
 	go func() {

@@ -37,7 +37,13 @@ type Session struct {
 	pos      *v.Position
 	posError string // why the last position command was refused; "" while a position is set
 
-	done chan struct{}   // closed when the running search has printed bestmove; nil if none ran
+	done chan struct{} // closed when the running search has printed bestmove; nil if none ran
+	// sent is set by the running search just before it writes its
+	// bestmove (nil for go perft and genfens): from then on the job is
+	// over but for closing done, and searching waits for that, so that
+	// what the GUI sends after the bestmove (setoption Hash, isready) is
+	// never taken for a command during a search.
+	sent *atomic.Bool
 	ctl  *search.Control // stops the running search (or the last one)
 
 	perftStop      atomic.Bool    // ends a running go perft
@@ -278,8 +284,12 @@ func (s *Session) searching() bool {
 	case <-s.done:
 		return false
 	default:
-		return true
 	}
+	if s.sent != nil && s.sent.Load() {
+		<-s.done
+		return false
+	}
+	return true
 }
 
 // stop ends the running search or perft, if any. A search has its own
