@@ -68,29 +68,19 @@ func randomFEN(r *rand.Rand, name string, side string) string {
 			}
 		}
 	}
-	var b strings.Builder
-	for rank := 7; rank >= 0; rank-- {
-		empty := 0
-		for f := 0; f < 8; f++ {
-			c := board[rank*8+f]
-			if c == 0 {
-				empty++
-				continue
+	// Empty squares as single 1s: the FEN reader adds them up, so no
+	// second writer of FEN placement is needed here.
+	ranks := make([]string, 8)
+	for rank := range 8 {
+		row := []byte("11111111")
+		for f := range 8 {
+			if c := board[rank*8+f]; c != 0 {
+				row[f] = c
 			}
-			if empty > 0 {
-				b.WriteByte(byte('0' + empty))
-				empty = 0
-			}
-			b.WriteByte(c)
 		}
-		if empty > 0 {
-			b.WriteByte(byte('0' + empty))
-		}
-		if rank > 0 {
-			b.WriteByte('/')
-		}
+		ranks[7-rank] = string(row)
 	}
-	return b.String() + " " + side + " - - 0 1"
+	return strings.Join(ranks, "/") + " " + side + " - - 0 1"
 }
 
 // FuzzTable feeds arbitrary bytes to the table reader and probes the
