@@ -9,10 +9,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 
+	"github.com/rochade/rochade/internal/atomicfile"
 	"github.com/rochade/rochade/variant960"
 )
 
@@ -331,7 +331,7 @@ func publish(stage, out string) error {
 			}
 			moved = append(moved, to)
 		}
-		if err := syncDir(out); err != nil {
+		if err := atomicfile.SyncDir(out); err != nil {
 			return err
 		}
 		return os.Rename(filepath.Join(stage, ManifestName), filepath.Join(out, ManifestName))
@@ -342,22 +342,5 @@ func publish(stage, out string) error {
 		}
 		return err
 	}
-	return syncDir(out)
-}
-
-// syncDir makes the renames into dir durable (Windows cannot sync a
-// directory; its renames are durable once done).
-func syncDir(dir string) error {
-	if runtime.GOOS == "windows" {
-		return nil
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return atomicfile.SyncDir(out)
 }

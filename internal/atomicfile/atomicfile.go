@@ -55,12 +55,12 @@ func WriteFunc(path string, perm os.FileMode, write func(io.Writer) error) error
 		os.Remove(tmp)
 		return err
 	}
-	return syncDir(filepath.Dir(path))
+	return SyncDir(filepath.Dir(path))
 }
 
-// syncDir makes a rename in dir durable. Windows cannot sync a
+// SyncDir makes renames into dir durable. Windows cannot sync a
 // directory (its renames are durable once the call returns).
-func syncDir(dir string) error {
+func SyncDir(dir string) error {
 	if runtime.GOOS == "windows" {
 		return nil
 	}
