@@ -1,12 +1,11 @@
 package tests
 
 import (
-	"bufio"
 	"flag"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
+
+	"github.com/rochade/rochade/internal/testutil"
 )
 
 // long enables the slow suites (more self-play games and games against
@@ -23,31 +22,5 @@ const boardTestdata = "../variant960/testdata"
 // as rows of named columns.
 func readTSV(t testing.TB, name string) []map[string]string {
 	t.Helper()
-	f, err := os.Open(filepath.Join(boardTestdata, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	var header []string
-	var rows []map[string]string
-	for sc.Scan() {
-		cols := strings.Split(sc.Text(), "\t")
-		if header == nil {
-			header = cols
-			continue
-		}
-		row := map[string]string{}
-		for i, h := range header {
-			if i < len(cols) {
-				row[h] = cols[i]
-			}
-		}
-		rows = append(rows, row)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return rows
+	return testutil.ReadTSV(t, filepath.Join(boardTestdata, name))
 }

@@ -1,9 +1,7 @@
 package variant960_test
 
 import (
-	"bufio"
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -23,33 +21,7 @@ var long = flag.Bool("long", false, "run the long test suites")
 // readTSV reads a file from testdata as rows of named columns.
 func readTSV(t testing.TB, name string) []map[string]string {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	var header []string
-	var rows []map[string]string
-	for sc.Scan() {
-		cols := strings.Split(sc.Text(), "\t")
-		if header == nil {
-			header = cols
-			continue
-		}
-		row := map[string]string{}
-		for i, h := range header {
-			if i < len(cols) {
-				row[h] = cols[i]
-			}
-		}
-		rows = append(rows, row)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return rows
+	return testutil.ReadTSV(t, filepath.Join("testdata", name))
 }
 
 // splitFields splits a space-separated list; "-" is the empty list.

@@ -4,6 +4,8 @@
 package testutil
 
 import (
+	"bufio"
+	"os"
 	"strings"
 	"testing"
 )
@@ -21,4 +23,37 @@ func PlayMoves(tb testing.TB, p Player, moves string) {
 	if i, err := p.PlayMoves(strings.Fields(moves)...); err != nil {
 		tb.Fatalf("move %d of %q: %v", i+1, moves, err)
 	}
+}
+
+// ReadTSV reads a tab-separated table with a header line (the reference
+// tables under variant960/testdata) as rows of named columns.
+func ReadTSV(tb testing.TB, path string) []map[string]string {
+	tb.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	var header []string
+	var rows []map[string]string
+	for sc.Scan() {
+		cols := strings.Split(sc.Text(), "\t")
+		if header == nil {
+			header = cols
+			continue
+		}
+		row := map[string]string{}
+		for i, h := range header {
+			if i < len(cols) {
+				row[h] = cols[i]
+			}
+		}
+		rows = append(rows, row)
+	}
+	if err := sc.Err(); err != nil {
+		tb.Fatal(err)
+	}
+	return rows
 }
