@@ -1,14 +1,12 @@
 package search
 
 import (
-	"os"
 	"runtime"
 	"runtime/debug"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
+	"github.com/rochade/rochade/internal/testutil"
 	v "github.com/rochade/rochade/variant960"
 )
 
@@ -140,18 +138,11 @@ func TestReserve(t *testing.T) {
 
 // vmRSS is the resident set of this process from /proc (Linux only).
 func vmRSS(t *testing.T) int64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		t.Skip("no /proc/self/status on this system")
+	kb, ok := testutil.ResidentKB(0)
+	if !ok {
+		t.Skip("no VmRSS in /proc/self/status on this system")
 	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmRSS:" {
-			kb, _ := strconv.ParseInt(f[1], 10, 64)
-			return kb << 10
-		}
-	}
-	t.Skip("no VmRSS line")
-	return 0
+	return kb << 10
 }
 
 // TestClearLeavesUnusedPages: clearing a large table after a short

@@ -10,23 +10,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rochade/rochade/internal/testutil"
 	v "github.com/rochade/rochade/variant960"
 )
 
 // vmRSS returns a process's resident set in MB, from /proc (0 elsewhere).
 func vmRSS(t testing.TB, pid int) int {
 	t.Helper()
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0
-	}
-	for _, l := range strings.Split(string(data), "\n") {
-		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmRSS:" {
-			kb, _ := strconv.Atoi(f[1])
-			return kb >> 10
-		}
-	}
-	return 0
+	kb, _ := testutil.ResidentKB(pid)
+	return int(kb >> 10)
 }
 
 // loadFactor is how many times busier than its cores the machine is

@@ -3,28 +3,21 @@ package uci
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"runtime"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/rochade/rochade/internal/testutil"
 )
 
 // residentBytes is the process's resident set (VmRSS).
 func residentBytes(t *testing.T) int64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		t.Skip("no /proc/self/status on this system")
+	kb, ok := testutil.ResidentKB(0)
+	if !ok {
+		t.Skip("no VmRSS in /proc/self/status on this system")
 	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmRSS:" {
-			kb, _ := strconv.ParseInt(f[1], 10, 64)
-			return kb << 10
-		}
-	}
-	t.Skip("no VmRSS line")
-	return 0
+	return kb << 10
 }
 
 // TestGenfensReleasesTable: each genfens searches with an engine of its

@@ -6,6 +6,7 @@ package testutil
 import (
 	"bufio"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -56,4 +57,24 @@ func ReadTSV(tb testing.TB, path string) []map[string]string {
 		tb.Fatal(err)
 	}
 	return rows
+}
+
+// ResidentKB is the resident set (VmRSS) of process pid, or of this
+// process for pid 0, in KB from /proc; ok is false where there is none.
+func ResidentKB(pid int) (kb int64, ok bool) {
+	proc := "self"
+	if pid != 0 {
+		proc = strconv.Itoa(pid)
+	}
+	b, err := os.ReadFile("/proc/" + proc + "/status")
+	if err != nil {
+		return 0, false
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmRSS:" {
+			kb, err := strconv.ParseInt(f[1], 10, 64)
+			return kb, err == nil
+		}
+	}
+	return 0, false
 }
