@@ -78,8 +78,12 @@ func (s *Session) parseGo(args []string) (lim search.Limits, perft int, errs []s
 	ms := func(key, raw string, neg bool, n uint64) time.Duration {
 		switch {
 		case neg && n > 0:
-			errs = append(errs, fmt.Sprintf("go: %s %s is negative; using 0", key, raw))
-			n = 0
+			lo := uint64(0)
+			if key == "movetime" {
+				lo = 1 // a movetime of 0 searches for 1 ms, below
+			}
+			errs = append(errs, fmt.Sprintf("go: %s %s is negative; using %d", key, raw, lo))
+			n = lo
 		case n > maxGoMillis:
 			errs = append(errs, fmt.Sprintf("go: %s %s is out of range; using %d", key, raw, maxGoMillis))
 			n = maxGoMillis

@@ -43,7 +43,7 @@ func TestGoLimitRanges(t *testing.T) {
 		{"wtime -" + huge + " btime 1000", func(l search.Limits, _ int) bool { return l.WTime == 0 && l.TimeGiven }, "is negative; using 0"},
 		{"wtime 1000 btime -1000", func(l search.Limits, _ int) bool { return l.BTime == 0 && l.WTime == time.Second }, "btime -1000 is negative; using 0"},
 		{"wtime 1000 btime 1000 winc -50 binc " + huge, func(l search.Limits, _ int) bool { return l.WInc == 0 && l.BInc == year }, "winc -50 is negative"},
-		{"movetime -1", func(l search.Limits, _ int) bool { return l.MoveTime == time.Millisecond }, "is negative"},
+		{"movetime -1", func(l search.Limits, _ int) bool { return l.MoveTime == time.Millisecond }, "movetime -1 is negative; using 1"},
 		{"movetime " + huge, func(l search.Limits, _ int) bool { return l.MoveTime == year }, "out of range"},
 		{"perft " + huge, func(_ search.Limits, p int) bool { return p == 20 }, "out of range; using 20"},
 	}
