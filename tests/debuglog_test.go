@@ -4,6 +4,7 @@ package tests
 
 import (
 	"bufio"
+	"io"
 	"os/exec"
 	"strings"
 	"testing"
@@ -16,21 +17,7 @@ import (
 // the engine blocked for good. Now the log stops at the first failure and
 // the engine says so once, and plays on.
 func TestDebugLogFailure(t *testing.T) {
-	cmd := exec.Command(plainBin(t))
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := cmd.StderrPipe(); err != nil { // never read
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, stdin, stdout := startUnreadStderr(t, plainBin(t))
 	defer cmd.Process.Kill()
 	const games = 300
 	go func() {
@@ -68,4 +55,26 @@ func TestDebugLogFailure(t *testing.T) {
 		t.Errorf("%d of %d bestmoves, %d error lines (want 1)", bestmoves, games, errors)
 	}
 	stdin.Write([]byte("quit\n"))
+}
+
+// startUnreadStderr starts the engine with pipes for stdin and stdout and
+// a stderr pipe that is never read, as under a GUI that ignores stderr.
+func startUnreadStderr(t *testing.T, bin string, args ...string) (*exec.Cmd, io.WriteCloser, io.ReadCloser) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cmd.StderrPipe(); err != nil { // never read
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, stdin, stdout
 }

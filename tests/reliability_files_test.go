@@ -85,21 +85,7 @@ func TestFIFOFilesRefused(t *testing.T) {
 // stderr, the engine stopped answering (isready included) once the pipe
 // held about 64 KB of log. The log now never makes the protocol wait.
 func TestStderrLogNeverBlocks(t *testing.T) {
-	cmd := exec.Command(rochadeBin(t), "--log", "-")
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := cmd.StderrPipe(); err != nil { // never read
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, stdin, stdout := startUnreadStderr(t, rochadeBin(t), "--log", "-")
 	defer cmd.Process.Kill()
 	// About 130 KB of log, twice what a pipe holds.
 	const searches = 80
