@@ -123,17 +123,25 @@ func (e *Engine) SetOptionsLazy(opts Options) {
 
 // Reserve makes the table resident under the HashGuard, as SetOptions
 // does, if there is a guard and the table is not resident yet (it was
-// set up by SetOptionsLazy). It waits for a running search to end.
-func (e *Engine) Reserve() {
+// set up by SetOptionsLazy). It waits for a running search to end. stop
+// (nil: none) is asked before each chunk of the table (reserveChunk)
+// whether to end early, so that a caller on another goroutine can end
+// it within a chunk when a search is to start: the rest of the table is
+// then taken as searches write it, and a later Reserve goes on from the
+// start (the pages already resident cost little). It reports whether the
+// table is resident (or no guard asks for it).
+func (e *Engine) Reserve(stop func() bool) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	g := e.guard.Load()
 	if g == nil || e.tt.resident || e.tt.buckets == nil {
-		return
+		return true
 	}
 	e.stateMu.Lock()
-	e.opts.HashMB = e.reserve(g, e.opts)
-	e.stateMu.Unlock()
+	defer e.stateMu.Unlock()
+	var done bool
+	e.opts.HashMB, done = e.reserve(g, e.opts, stop)
+	return done
 }
 
 // setOptions applies opts; with resident, a new table is made resident
@@ -155,7 +163,7 @@ func (e *Engine) setOptions(opts Options, resident bool) {
 	if opts.HashMB != e.opts.HashMB {
 		e.tt.Resize(opts.HashMB)
 		if g := e.guard.Load(); g != nil && resident {
-			opts.HashMB = e.reserve(g, opts)
+			opts.HashMB, _ = e.reserve(g, opts, nil)
 		}
 	} else if netChanged {
 		e.tt.Clear()
@@ -203,16 +211,17 @@ func (e *Engine) SetHashGuard(g HashGuard) {
 	e.guard.Store(&g)
 }
 
-// reserve makes the new table resident under g and returns its size in
-// MB (opts.HashMB, or less where it was cut).
-func (e *Engine) reserve(g *HashGuard, opts Options) int {
+// reserve makes the new table resident under g, until stop (nil: none)
+// says to end, and returns its size in MB (opts.HashMB, or less where it
+// was cut) and whether all of it is resident.
+func (e *Engine) reserve(g *HashGuard, opts Options, stop func() bool) (int, bool) {
 	const perMB = 1 << 20 / uint64(unsafe.Sizeof(ttBucket{}))
-	n := e.tt.Reserve(func() uint64 { return uint64(max(1, g.Fit(opts.Threads))) * perMB })
+	n, done := e.tt.Reserve(func() uint64 { return uint64(max(1, g.Fit(opts.Threads))) * perMB }, stop)
 	got := max(1, int(n/perMB)) // Fit is whole MB, at least 1
 	if got < opts.HashMB && g.Cut != nil {
 		g.Cut(opts.HashMB, got)
 	}
-	return min(got, opts.HashMB)
+	return min(got, opts.HashMB), done
 }
 
 // Options returns the current options. It does not wait for a search.

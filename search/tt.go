@@ -99,9 +99,11 @@ func (t *TT) realloc(n uint64) {
 }
 
 // reserveChunk is how much of the table Reserve makes resident between
-// two looks at the memory: what it can overshoot by when other processes
-// take memory at the same time.
-const reserveChunk = 128 << 20
+// two looks at the memory and at its stop: what it can overshoot by when
+// other processes take memory at the same time, and about how long a
+// stop waits (32 MB: 10-40 ms on the 2-core build machine, up to about
+// 0.3 s under heavy load).
+const reserveChunk = 32 << 20
 
 // pageBytes is the page size assumed where the table is written page by
 // page to make it resident; where pages are larger, some writes are
@@ -114,12 +116,18 @@ const pageBytes = 4096
 // games. After each chunk, fit says how many buckets the table may have
 // with what the process holds now; where other processes took memory
 // meanwhile and that is less than the table, the table is cut to it
-// (never below one bucket). It returns the number of buckets left.
-func (t *TT) Reserve(fit func() uint64) uint64 {
+// (never below one bucket). Before each chunk, a stop that returns true
+// ends it early (stop may be nil): the pages made resident so far stay,
+// the rest are taken as searches write them. It returns the number of
+// buckets left and whether the whole table is resident.
+func (t *TT) Reserve(fit func() uint64, stop func() bool) (uint64, bool) {
 	bucketBytes := uint64(unsafe.Sizeof(ttBucket{}))
 	chunk := uint64(reserveChunk) / bucketBytes
 	done := uint64(0)
 	for cuts := 0; done < uint64(len(t.buckets)); {
+		if stop != nil && stop() {
+			return uint64(len(t.buckets)), false
+		}
 		end := min(uint64(len(t.buckets)), done+chunk)
 		t.populateRange(done, end)
 		done = end
@@ -137,11 +145,11 @@ func (t *TT) Reserve(fit func() uint64) uint64 {
 		// rest is left to fill during the games.
 		t.realloc(n)
 		if done = 0; cuts > 4 {
-			return n
+			return n, false
 		}
 	}
 	t.resident = true
-	return uint64(len(t.buckets))
+	return uint64(len(t.buckets)), true
 }
 
 // populateRange makes buckets [lo, hi) resident, split among the

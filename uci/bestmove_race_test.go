@@ -15,7 +15,8 @@ import (
 // scheduler between writing the bestmove and closing its channel). A
 // Hash set then was taken for one set during the search and deferred, so
 // that the isready after it answered with the old table still resident
-// (tests/TestHashResident failed so under load).
+// (tests/TestHashResident failed so under load). Between searches, the
+// new table is set up at once and made resident in the background.
 func TestCommandAfterBestmove(t *testing.T) {
 	t.Setenv("ROCHADE_MEMORY_MB", "4096")
 	afterBestmove = func() { time.Sleep(300 * time.Millisecond) }
@@ -41,8 +42,12 @@ func TestCommandAfterBestmove(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 	s.Handle("setoption name Hash value 64")
-	if got := f.log(); got != "resident" {
-		t.Errorf("Hash set after the bestmove reached the searcher as %q, want \"resident\" at once", got)
+	if got := f.log(); got != "lazy" && got != "lazy reserve" {
+		t.Errorf("Hash set after the bestmove reached the searcher as %q, want \"lazy\" at once (a reservation following)", got)
 	}
 	s.wait(0)
+	s.endReserve()
+	if got := f.log(); got != "lazy reserve" {
+		t.Errorf("after the setoption: %q, want \"lazy reserve\"", got)
+	}
 }

@@ -71,15 +71,19 @@ func (s *Session) guardHash() {
 		return
 	}
 	var last membudget.Budget // the budget of the last look, for the info string
+	var lastThreads int
+	// Fit and Cut run where the table is made resident: on the goroutine
+	// of a reservation in the background (reserve.go), or in SetOptions.
+	// The cut reaches the Hash setting through hashCut (takeCut).
 	g.SetHashGuard(search.HashGuard{
 		Fit: func(threads int) int {
-			last = currentBudget()
+			last, lastThreads = currentBudget(), threads
 			return last.FitHash(math.MaxInt32, threads, threadMB())
 		},
 		Cut: func(asked, got int) {
 			s.info("Hash %d MB: other processes took memory while the table was being set up; with %d threads it does not fit the memory budget of %s; Hash set to %d",
-				asked, s.set.threads, last, got)
-			s.set.hash = got
+				asked, lastThreads, last, got)
+			s.hashCut.Store(int64(got))
 		},
 	})
 }

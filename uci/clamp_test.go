@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/rochade/rochade/internal/membudget"
@@ -66,26 +67,28 @@ func TestHashCutWhileReserving(t *testing.T) {
 	out := &syncBuffer{}
 	s := NewSession(out, Config{})
 	defer s.Close()
-	looks := 0
+	var looks, last atomic.Int64 // the reservation looks on a goroutine of its own
 	currentBudget = func() membudget.Budget {
-		available := max(0, 1000-200*looks) // MB
-		looks++
-		return membudget.Budget{MB: available * membudget.Share / 100, Source: "available memory"}
+		available := max(0, 1000-50*int(looks.Add(1))+50) // MB
+		b := membudget.Budget{MB: available * membudget.Share / 100, Source: "available memory"}
+		last.Store(int64(b.MB))
+		return b
 	}
-	// A budget of 750 MB: Hash 512 fits. Then, after each 128 MB made
-	// resident, budgets of 600 MB (Hash up to 521), 450 MB (371) and
-	// 300 MB (221).
+	// A budget of 750 MB: Hash 512 fits. Then, after each chunk made
+	// resident, budgets 37 MB smaller, until the table fits what is
+	// resident.
 	s.Handle("setoption name Hash value 512")
 	s.Handle("isready")
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	t.Logf("%d looks: %q", looks, lines)
-	want := fmt.Sprintf("Hash set to %d", 300-membudget.BaseMB-threadMB())
+	t.Logf("%d looks: %q", looks.Load(), lines)
+	got := int(last.Load()) - membudget.BaseMB - threadMB()
+	want := fmt.Sprintf("Hash set to %d", got)
 	if len(lines) != 2 || !strings.HasPrefix(lines[0], "info string Hash 512 MB: other processes took memory") ||
-		!strings.HasSuffix(lines[0], want) || !strings.Contains(lines[0], "budget of 300 MB") || lines[1] != "readyok" {
+		!strings.HasSuffix(lines[0], want) || !strings.Contains(lines[0], fmt.Sprintf("budget of %d MB", last.Load())) || lines[1] != "readyok" {
 		t.Errorf("Hash 512 with the memory shrinking: %q, want %q", lines, want)
 	}
-	if h := s.set.hash; h != 300-membudget.BaseMB-threadMB() {
-		t.Errorf("Hash %d after the cut", h)
+	if h := s.set.hash; h != got || got >= 512 || got < 128 {
+		t.Errorf("Hash %d after the cut, want %d", h, got)
 	}
 	if h := s.searcher.(*search.Engine).Options().HashMB; h != s.set.hash {
 		t.Errorf("the engine's Hash %d, the session's %d", h, s.set.hash)

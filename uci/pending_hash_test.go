@@ -30,10 +30,11 @@ func (f *pendingSearcher) record(call string, o search.Options) {
 func (f *pendingSearcher) SetOptions(o search.Options)     { f.record("resident", o) }
 func (f *pendingSearcher) SetOptionsLazy(o search.Options) { f.record("lazy", o) }
 func (f *pendingSearcher) SetHashGuard(search.HashGuard)   {}
-func (f *pendingSearcher) Reserve() {
+func (f *pendingSearcher) Reserve(func() bool) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.calls = append(f.calls, "reserve")
+	return true
 }
 func (f *pendingSearcher) log() string {
 	f.mu.Lock()

@@ -39,7 +39,8 @@ func (s *Session) cmdSetOption(args []string) {
 			s.pendingOptions = true
 			s.info("%s will be applied when the current search ends", o.name)
 		} else {
-			s.applyOptions()
+			s.applyOptionsLazy()
+			s.startReserve()
 		}
 	}
 }

@@ -50,7 +50,9 @@ type Session struct {
 	clock          clockWatch     // measures the lag the GUI charges us
 	pendingOptions bool           // search options changed during a search
 	pendingClear   bool           // Clear Hash / ucinewgame during a search
-	reserveOwed    bool           // pending options set a table not made resident yet
+	reserveOwed    bool           // a table was set up without being made resident (reserve.go)
+	resv           *reservation   // the table being made resident in the background, if any
+	hashCut        atomic.Int64   // the size the guard cut a table to while it was made resident (0: none)
 	pendingTune    map[string]int // search parameters set during a search (tune build)
 
 	logError       string // why --log was refused, said after the first uciok
@@ -87,6 +89,7 @@ func NewSession(out io.Writer, cfg Config) *Session {
 // search runs) and the garbage collector the memory budget.
 func (s *Session) applyOptions() {
 	s.searcher.SetOptions(s.set.searchOptions())
+	s.takeCut()
 	setMemoryLimit(currentBudget(), s.set.hash, s.set.threads)
 }
 
@@ -125,6 +128,7 @@ func (s *Session) Run(in io.Reader) {
 		}
 		if err != nil {
 			s.logEvent("eof", "end of input")
+			s.endReserve()
 			s.stop()
 			s.wait(0)
 			return
@@ -322,31 +326,21 @@ func (s *Session) wait(timeout time.Duration) bool {
 	}
 }
 
-// lazyTables is a searcher that can set a table up without making it
-// resident, and make it resident later (*search.Engine).
-type lazyTables interface {
-	SetOptionsLazy(search.Options)
-	Reserve()
-}
-
 // applyPending gives the searcher the options set during a search. It
 // runs before the command that follows the search, most often the
 // position and go of the next move: a new table is not made resident
-// now (that takes seconds for a large one, and the clock runs), but at
-// the next isready or ucinewgame (reservePending).
+// now (that takes seconds for a large one, and the clock runs), but in
+// the background from the next isready or ucinewgame (reserve.go).
 func (s *Session) applyPending() {
 	if s.searching() {
 		return
 	}
+	if s.pendingOptions || s.pendingClear || s.pendingTune != nil {
+		s.endReserve()
+	}
 	if s.pendingOptions {
 		s.pendingOptions = false
-		if l, ok := s.searcher.(lazyTables); ok {
-			l.SetOptionsLazy(s.set.searchOptions())
-			setMemoryLimit(currentBudget(), s.set.hash, s.set.threads)
-			s.reserveOwed = true
-		} else {
-			s.applyOptions()
-		}
+		s.applyOptionsLazy()
 	}
 	if s.pendingClear {
 		s.pendingClear = false
@@ -354,19 +348,6 @@ func (s *Session) applyPending() {
 	}
 	if s.pendingTune != nil {
 		s.applyPendingTune()
-	}
-}
-
-// reservePending makes resident a table that applyPending set up
-// without, once no search runs (isready and ucinewgame: a GUI waits for
-// readyok, and no clock runs).
-func (s *Session) reservePending() {
-	if !s.reserveOwed || s.searching() {
-		return
-	}
-	s.reserveOwed = false
-	if l, ok := s.searcher.(lazyTables); ok {
-		l.Reserve()
 	}
 }
 
@@ -410,6 +391,7 @@ func (s *Session) RunCommands(lines []string) {
 		}
 	}
 	s.wait(0)
+	s.endReserve()
 }
 
 // commandIndex returns the index of the first known command among
@@ -446,20 +428,23 @@ func (s *Session) Handle(line string) bool {
 		s.goNoPosition(args)
 		return true
 	}
-	s.applyPending()
-	if cmd == "isready" || cmd == "ucinewgame" {
-		s.reservePending()
+	if !lightCommands[cmd] {
+		s.endReserve() // the command may need the searcher
 	}
+	s.applyPending()
 	switch cmd {
 	case "uci":
 		s.cmdUCI()
 	case "isready":
+		s.startReserve()
+		s.awaitReserve(readyWait)
 		s.send("readyok")
 	case "ucinewgame":
 		if s.searching() {
 			s.pendingClear = true
 		} else {
 			s.searcher.Clear()
+			s.startReserve()
 		}
 	case "setoption":
 		s.cmdSetOption(args)
