@@ -127,9 +127,9 @@ func (e *Engine) SetOptionsLazy(opts Options) {
 // (nil: none) is asked before each chunk of the table (reserveChunk)
 // whether to end early, so that a caller on another goroutine can end
 // it within a chunk when a search is to start: the rest of the table is
-// then taken as searches write it, and a later Reserve goes on from the
-// start (the pages already resident cost little). It reports whether the
-// table is resident (or no guard asks for it).
+// then taken as searches write it, and a later Reserve goes on from where
+// this one ended. It reports whether it ran to its end (false: a stop
+// ended it). Options and HashFull wait only while the table is cut.
 func (e *Engine) Reserve(stop func() bool) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -137,11 +137,11 @@ func (e *Engine) Reserve(stop func() bool) bool {
 	if g == nil || e.tt.resident || e.tt.buckets == nil {
 		return true
 	}
+	hash, stopped := e.reserve(g, e.opts, stop, &e.stateMu)
 	e.stateMu.Lock()
-	defer e.stateMu.Unlock()
-	var done bool
-	e.opts.HashMB, done = e.reserve(g, e.opts, stop)
-	return done
+	e.opts.HashMB = hash
+	e.stateMu.Unlock()
+	return !stopped
 }
 
 // setOptions applies opts; with resident, a new table is made resident
@@ -163,7 +163,7 @@ func (e *Engine) setOptions(opts Options, resident bool) {
 	if opts.HashMB != e.opts.HashMB {
 		e.tt.Resize(opts.HashMB)
 		if g := e.guard.Load(); g != nil && resident {
-			opts.HashMB, _ = e.reserve(g, opts, nil)
+			opts.HashMB, _ = e.reserve(g, opts, nil, nil)
 		}
 	} else if netChanged {
 		e.tt.Clear()
@@ -212,16 +212,17 @@ func (e *Engine) SetHashGuard(g HashGuard) {
 }
 
 // reserve makes the new table resident under g, until stop (nil: none)
-// says to end, and returns its size in MB (opts.HashMB, or less where it
-// was cut) and whether all of it is resident.
-func (e *Engine) reserve(g *HashGuard, opts Options, stop func() bool) (int, bool) {
+// says to end, holding lock (nil: none) while it cuts the table, and
+// returns its size in MB (opts.HashMB, or less where it was cut) and
+// whether a stop ended it.
+func (e *Engine) reserve(g *HashGuard, opts Options, stop func() bool, lock sync.Locker) (int, bool) {
 	const perMB = 1 << 20 / uint64(unsafe.Sizeof(ttBucket{}))
-	n, done := e.tt.Reserve(func() uint64 { return uint64(max(1, g.Fit(opts.Threads))) * perMB }, stop)
+	n, stopped := e.tt.Reserve(func() uint64 { return uint64(max(1, g.Fit(opts.Threads))) * perMB }, stop, lock)
 	got := max(1, int(n/perMB)) // Fit is whole MB, at least 1
 	if got < opts.HashMB && g.Cut != nil {
 		g.Cut(opts.HashMB, got)
 	}
-	return min(got, opts.HashMB), done
+	return min(got, opts.HashMB), stopped
 }
 
 // Options returns the current options. It does not wait for a search.

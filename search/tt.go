@@ -73,6 +73,10 @@ type TT struct {
 	// resident is set by Reserve, once every page of the table has been
 	// written: Clear then writes zeros in place and the pages stay.
 	resident bool
+	// populated: buckets [0, populated) have been made resident by
+	// Reserve (one stopped early goes on from there, and Clear writes
+	// zeros over them in place).
+	populated uint64
 }
 
 // NewTT makes a table of about mb megabytes.
@@ -95,7 +99,7 @@ func (t *TT) realloc(n uint64) {
 		t.freeBuckets()
 	}
 	t.allocBuckets(n)
-	t.used, t.resident = false, false
+	t.used, t.resident, t.populated = false, false, 0
 }
 
 // reserveChunk is how much of the table Reserve makes resident between
@@ -116,40 +120,49 @@ const pageBytes = 4096
 // games. After each chunk, fit says how many buckets the table may have
 // with what the process holds now; where other processes took memory
 // meanwhile and that is less than the table, the table is cut to it
-// (never below one bucket). Before each chunk, a stop that returns true
-// ends it early (stop may be nil): the pages made resident so far stay,
-// the rest are taken as searches write them. It returns the number of
-// buckets left and whether the whole table is resident.
-func (t *TT) Reserve(fit func() uint64, stop func() bool) (uint64, bool) {
+// (never below one bucket); lock, if not nil, is held while it is cut
+// (readers of the table's allocation hold it). Before each chunk, a stop
+// that returns true ends it early (stop may be nil): the pages made
+// resident so far stay, the rest are taken as searches write them, and
+// the next Reserve goes on from there. It returns the number of buckets
+// left and whether a stop ended it. A table still not resident without a
+// stop was cut too often (the memory kept shrinking): the rest is left
+// to fill during the games.
+func (t *TT) Reserve(fit func() uint64, stop func() bool, lock sync.Locker) (n uint64, stopped bool) {
 	bucketBytes := uint64(unsafe.Sizeof(ttBucket{}))
 	chunk := uint64(reserveChunk) / bucketBytes
-	done := uint64(0)
-	for cuts := 0; done < uint64(len(t.buckets)); {
+	for cuts := 0; t.populated < uint64(len(t.buckets)); {
 		if stop != nil && stop() {
-			return uint64(len(t.buckets)), false
+			return uint64(len(t.buckets)), true
 		}
-		end := min(uint64(len(t.buckets)), done+chunk)
-		t.populateRange(done, end)
-		done = end
+		end := min(uint64(len(t.buckets)), t.populated+chunk)
+		t.populateRange(t.populated, end)
+		t.populated = end
 		n := max(1, min(uint64(len(t.buckets)), fit()))
 		if n == uint64(len(t.buckets)) {
 			continue
 		}
 		cuts++
-		if t.shrinkBuckets(n) {
-			done = min(done, n)
-			continue
+		if lock != nil {
+			lock.Lock()
 		}
-		// The table cannot be cut in place: a new one, written again
-		// from its start. After a few cuts (memory still shrinking), the
-		// rest is left to fill during the games.
-		t.realloc(n)
-		if done = 0; cuts > 4 {
+		cut := t.shrinkBuckets(n)
+		if cut {
+			t.populated = min(t.populated, n)
+		} else {
+			// The table cannot be cut in place: a new one, written
+			// again from its start.
+			t.realloc(n)
+		}
+		if lock != nil {
+			lock.Unlock()
+		}
+		if !cut && cuts > 4 {
 			return n, false
 		}
 	}
 	t.resident = true
-	return uint64(len(t.buckets)), true
+	return uint64(len(t.buckets)), false
 }
 
 // populateRange makes buckets [lo, hi) resident, split among the
@@ -198,17 +211,24 @@ func (t *TT) parallel(lo, hi uint64, f func([]ttBucket)) {
 const clearRemakeBytes = 64 << 20
 
 // Clear empties the table. A resident table (Reserve) is overwritten in
-// place, on every processor, and stays resident.
+// place, on every processor, and stays resident; so is the part a stopped
+// Reserve made resident, the rest being handed back.
 func (t *TT) Clear() {
 	if t.used {
-		n := len(t.buckets)
+		n := uint64(len(t.buckets))
+		bucketBytes := uint64(unsafe.Sizeof(ttBucket{}))
+		// The resident part, to a page boundary (Reserve's chunks are
+		// whole pages but for the table's last).
+		keep := min(n, (t.populated*bucketBytes+pageBytes-1)/pageBytes*pageBytes/bucketBytes)
 		switch {
 		case t.resident:
-			t.parallel(0, uint64(n), func(b []ttBucket) { clear(b) })
-		case n*int(unsafe.Sizeof(ttBucket{})) < clearRemakeBytes:
+			t.parallel(0, n, func(b []ttBucket) { clear(b) })
+		case n*bucketBytes < clearRemakeBytes:
 			clear(t.buckets)
-		case !t.discardBuckets():
-			t.realloc(uint64(n))
+		case t.discardFrom(keep):
+			t.parallel(0, keep, func(b []ttBucket) { clear(b) })
+		default:
+			t.realloc(n)
 		}
 		t.used = false
 	}

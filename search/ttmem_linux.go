@@ -90,11 +90,15 @@ func (t *TT) shrinkBuckets(n uint64) bool {
 	return true
 }
 
-// discardBuckets empties the table by handing its pages back: they read
-// as zeros and are resident again only where written. It reports whether
-// it could.
-func (t *TT) discardBuckets() bool {
-	return t.mem.addr != 0 && madvise(t.mem.addr, t.mem.size, syscall.MADV_DONTNEED) == nil
+// discardFrom empties buckets [lo, len) by handing their pages back: they
+// read as zeros and are resident again only where written. lo is on a
+// page boundary of the table. It reports whether it could.
+func (t *TT) discardFrom(lo uint64) bool {
+	off := uintptr(lo) * unsafe.Sizeof(ttBucket{})
+	if t.mem.addr == 0 || off%osPageSize != 0 {
+		return false
+	}
+	return off >= t.mem.size || madvise(t.mem.addr+off, t.mem.size-off, syscall.MADV_DONTNEED) == nil
 }
 
 // populate makes the pages of b resident (b starts on a page boundary

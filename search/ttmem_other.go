@@ -23,9 +23,9 @@ func (t *TT) freeBuckets() {
 // shrinkBuckets cannot cut a Go slice in place: the caller reallocates.
 func (t *TT) shrinkBuckets(n uint64) bool { return false }
 
-// discardBuckets cannot empty a Go slice without writing it: the caller
+// discardFrom cannot empty a Go slice without writing it: the caller
 // reallocates.
-func (t *TT) discardBuckets() bool { return false }
+func (t *TT) discardFrom(uint64) bool { return false }
 
 // populate leaves it to the caller to write to every page.
 func (t *TT) populate(b []ttBucket) bool { return false }

@@ -66,9 +66,9 @@ func releaseBlock(addr uintptr) {
 // shrinkBuckets does not cut the block in place: the caller reallocates.
 func (t *TT) shrinkBuckets(n uint64) bool { return false }
 
-// discardBuckets does not empty the block without writing it: the caller
+// discardFrom does not empty the block without writing it: the caller
 // reallocates.
-func (t *TT) discardBuckets() bool { return false }
+func (t *TT) discardFrom(uint64) bool { return false }
 
 // populate leaves it to the caller to write to every page.
 func (t *TT) populate(b []ttBucket) bool { return false }

@@ -166,6 +166,9 @@ type engine struct {
 	err    error
 	// rochade marks our engine, whose every stdout line must be protocol.
 	rochade bool
+	// baseRSS is the resident set in MB after uciok (startMeasuring), with
+	// no table made resident yet.
+	baseRSS int
 }
 
 func startEngine(t testing.TB, args ...string) *engine {

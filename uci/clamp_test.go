@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/rochade/rochade/internal/membudget"
 	"github.com/rochade/rochade/search"
@@ -78,6 +79,7 @@ func TestHashCutWhileReserving(t *testing.T) {
 	// resident, budgets 37 MB smaller, until the table fits what is
 	// resident.
 	s.Handle("setoption name Hash value 512")
+	s.awaitReserve(time.Minute) // it runs in the background; isready waits a few seconds at most
 	s.Handle("isready")
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	t.Logf("%d looks: %q", looks.Load(), lines)

@@ -59,5 +59,11 @@ func (s *Session) useLag(lim search.Limits) {
 		opts.MoveOverhead = min(want, 5*time.Second)
 		s.logEvent("lag", fmt.Sprintf("GUI lag %v; Move Overhead %v for this move", s.clock.lag, opts.MoveOverhead))
 	}
-	s.searcher.SetOptions(opts)
+	// The table is the one set up already (the same Hash): nothing is
+	// made resident here.
+	if l, ok := s.searcher.(lazyTables); ok {
+		l.SetOptionsLazy(opts)
+	} else {
+		s.searcher.SetOptions(opts)
+	}
 }

@@ -21,14 +21,15 @@ import (
 //   - a command that needs the searcher (go, setoption, ucinewgame, quit,
 //     genfens, end of input) stops it first, which takes one chunk at
 //     most (32 MB); what is not resident yet is taken as the searches
-//     write it, and the next isready or ucinewgame goes on with it;
+//     write it, and the next isready or ucinewgame goes on from there
+//     (ucinewgame writes zeros over the part already resident);
 //   - isready, position, d, uci, stop, ponderhit, debug and register leave
 //     it running (lightCommands).
 
 // readyWait is how long isready waits for a table being made resident.
 // Tables of a few GB are resident by then on a desktop machine with its
 // cores free; a larger one goes on in the background after readyok.
-const readyWait = 3 * time.Second
+var readyWait = 3 * time.Second
 
 // lightCommands never use the searcher's table: a reservation in the
 // background goes on while they run.
@@ -42,7 +43,8 @@ var lightCommands = map[string]bool{
 type lazyTables interface {
 	SetOptionsLazy(search.Options)
 	// Reserve makes the table resident, asking stop before each chunk
-	// whether to end early, and reports whether all of it is.
+	// whether to end early, and reports whether it ran to its end
+	// (false: the stop ended it).
 	Reserve(stop func() bool) bool
 }
 
@@ -50,7 +52,7 @@ type lazyTables interface {
 type reservation struct {
 	done     chan struct{} // closed when Reserve has returned
 	stop     atomic.Bool
-	complete bool // Reserve's result, written before done closes
+	finished bool // Reserve's result, written before done closes
 }
 
 // applyOptionsLazy gives the searcher the current options (only while no
@@ -83,7 +85,7 @@ func (s *Session) startReserve() {
 	s.resv = r
 	go func() {
 		defer close(r.done)
-		r.complete = l.Reserve(r.stop.Load)
+		r.finished = l.Reserve(r.stop.Load)
 	}()
 }
 
@@ -120,7 +122,7 @@ func (s *Session) awaitReserve(d time.Duration) {
 func (s *Session) collectReserve() {
 	r := s.resv
 	s.resv = nil
-	if !r.complete {
+	if !r.finished {
 		s.reserveOwed = true
 		s.logEvent("hash", "the table was not all resident when it was needed; the rest is taken as searches use it")
 	}

@@ -95,6 +95,7 @@ func (s *Session) applyOptions() {
 
 // Close closes the debug log, giving it a moment to write out its queue.
 func (s *Session) Close() {
+	s.endReserve()
 	s.outMu.Lock()
 	defer s.outMu.Unlock()
 	s.log.closeWait(logExitPatience)
