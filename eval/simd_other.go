@@ -4,8 +4,6 @@ package eval
 
 var useAVX2 = false
 
-func accUpdate(dst, src *[NetHidden]int16, adds *[2]*int16, nAdd int, subs *[2]*int16, nSub int) {
-	accUpdateGeneric(dst, src, adds, nAdd, subs, nSub)
-}
+func accUpdate(dst, src []int16, adds, subs []*int16) { accUpdateGeneric(dst, src, adds, subs) }
 
-func screluDot(acc, w *[NetHidden]int16) int64 { return screluDotGeneric(acc, w) }
+func screluDot(acc, w []int16) int64 { return screluDotGeneric(acc, w) }

@@ -38,39 +38,46 @@ func BenchmarkGradient(b *testing.B) {
 
 func TestKernelsMatchScalar(t *testing.T) {
 	t.Logf("SIMD kernels: %v", simdEnabled)
+	for _, hid := range []int{256, 512, 1024} {
+		testKernels(t, hid)
+	}
+}
+
+func testKernels(t *testing.T, hid int) {
 	r := rand.New(rand.NewPCG(61, 62))
-	var bias, acc, acc2, o, gout, gout2, gacc, gacc2 [eval.NetHidden]float32
-	w := make([]float32, eval.NetInputs*eval.NetHidden)
+	mk := func() []float32 { return make([]float32, hid) }
+	bias, acc, acc2, o, gout, gout2, gacc, gacc2 := mk(), mk(), mk(), mk(), mk(), mk(), mk(), mk()
+	w := make([]float32, eval.NetInputs*hid)
 	for i := range w {
 		w[i] = float32(r.NormFloat64() * 0.2)
 	}
-	for i := range eval.NetHidden {
+	for i := range hid {
 		bias[i] = float32(r.NormFloat64() * 0.3)
 		o[i] = float32(r.NormFloat64())
 		gout[i] = float32(r.NormFloat64())
 	}
-	gout2 = gout
+	copy(gout2, gout)
 	feats := []uint16{0, 5, 700, 767, 300, 301, 12}
-	accumulateRows(&acc, &bias, w, feats)
-	accumulateRowsScalar(&acc2, &bias, w, feats)
+	accumulateRows(acc, bias, w, feats)
+	accumulateRowsScalar(acc2, bias, w, feats)
 	near := func(what string, a, b float32) {
 		t.Helper()
 		if d := a - b; d > 1e-4 || d < -1e-4 {
-			t.Fatalf("%s: %v vs scalar %v", what, a, b)
+			t.Fatalf("width %d: %s: %v vs scalar %v", hid, what, a, b)
 		}
 	}
 	for h := range acc {
 		near("accumulate", acc[h], acc2[h])
 	}
-	near("dotSCReLU", dotSCReLU(&acc, &o), dotSCReLUScalar(&acc, &o))
-	hiddenGrad(&acc, &o, 0.37, &gout, &gacc)
-	hiddenGradScalar(&acc, &o, 0.37, &gout2, &gacc2)
+	near("dotSCReLU", dotSCReLU(acc, o), dotSCReLUScalar(acc, o))
+	hiddenGrad(acc, o, 0.37, gout, gacc)
+	hiddenGradScalar(acc, o, 0.37, gout2, gacc2)
 	for h := range acc {
 		near("hiddenGrad gout", gout[h], gout2[h])
 		near("hiddenGrad gacc", gacc[h], gacc2[h])
 	}
-	addRow(&gout, &o)
-	addRowScalar(&gout2, &o)
+	addRow(gout, o)
+	addRowScalar(gout2, o)
 	for h := range acc {
 		near("addRow", gout[h], gout2[h])
 	}

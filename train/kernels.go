@@ -1,19 +1,23 @@
 package train
 
-import "github.com/rochade/rochade/eval"
-
 // The inner loops of training and inference. Each has a portable scalar
 // version here; kernels_simd.go replaces them with AVX2 versions when the
 // trainer is built with GOEXPERIMENT=simd on amd64 (and the CPU has AVX2).
 
+// The accumulators are Hidden units, a multiple of eval.NetHiddenStep:
+// every kernel takes them as slices of that length.
+
 // accumulateRowsScalar sets acc to bias plus the rows w[f*Hidden:] of
-// feats, in blocks of eight units held in registers across all features.
-func accumulateRowsScalar(acc, bias *[eval.NetHidden]float32, w []float32, feats []uint16) {
-	for i := 0; i < eval.NetHidden; i += 8 {
+// feats (Hidden = len(acc)), in blocks of eight units held in registers
+// across all features.
+func accumulateRowsScalar(acc, bias []float32, w []float32, feats []uint16) {
+	h := len(acc)
+	bias = bias[:h]
+	for i := 0; i < h; i += 8 {
 		a0, a1, a2, a3 := bias[i], bias[i+1], bias[i+2], bias[i+3]
 		a4, a5, a6, a7 := bias[i+4], bias[i+5], bias[i+6], bias[i+7]
 		for _, f := range feats {
-			r := (*[8]float32)(w[int(f)*eval.NetHidden+i:])
+			r := (*[8]float32)(w[int(f)*h+i:])
 			a0 += r[0]
 			a1 += r[1]
 			a2 += r[2]
@@ -29,8 +33,9 @@ func accumulateRowsScalar(acc, bias *[eval.NetHidden]float32, w []float32, feats
 }
 
 // addRowScalar adds src to dst.
-func addRowScalar(dst, src *[eval.NetHidden]float32) {
-	for i := 0; i < eval.NetHidden; i += 8 {
+func addRowScalar(dst, src []float32) {
+	src = src[:len(dst)]
+	for i := 0; i < len(dst); i += 8 {
 		a := (*[8]float32)(dst[i:])
 		b := (*[8]float32)(src[i:])
 		a[0] += b[0]
@@ -45,9 +50,10 @@ func addRowScalar(dst, src *[eval.NetHidden]float32) {
 }
 
 // dotSCReLUScalar is the sum over h of screlu(acc[h]) * o[h].
-func dotSCReLUScalar(acc, o *[eval.NetHidden]float32) float32 {
+func dotSCReLUScalar(acc, o []float32) float32 {
 	var s0, s1 float32
-	for h := 0; h < eval.NetHidden; h += 2 {
+	o = o[:len(acc)]
+	for h := 0; h < len(acc); h += 2 {
 		s0 += screlu(acc[h]) * o[h]
 		s1 += screlu(acc[h+1]) * o[h+1]
 	}
@@ -58,7 +64,8 @@ func dotSCReLUScalar(acc, o *[eval.NetHidden]float32) float32 {
 // layer and SCReLU, given d = dLoss/dout: it adds d*screlu(acc) to the
 // output weights' gradient gout and sets gacc to dLoss/dacc
 // (2*d*acc*o where 0 < acc < 1, else 0).
-func hiddenGradScalar(acc, o *[eval.NetHidden]float32, d float32, gout, gacc *[eval.NetHidden]float32) {
+func hiddenGradScalar(acc, o []float32, d float32, gout, gacc []float32) {
+	o, gout, gacc = o[:len(acc)], gout[:len(acc)], gacc[:len(acc)]
 	for h := range acc {
 		a := acc[h]
 		c := min(max(a, 0), 1)

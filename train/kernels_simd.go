@@ -2,22 +2,20 @@
 
 package train
 
-import (
-	"simd/archsimd"
-
-	"github.com/rochade/rochade/eval"
-)
+import "simd/archsimd"
 
 // simdEnabled tells whether the AVX2 kernels are in use.
 var simdEnabled = archsimd.X86.AVX2()
 
-func accumulateRows(acc, bias *[eval.NetHidden]float32, w []float32, feats []uint16) {
+func accumulateRows(acc, bias []float32, w []float32, feats []uint16) {
 	if !simdEnabled {
 		accumulateRowsScalar(acc, bias, w, feats)
 		return
 	}
 	// Blocks of 64 units: eight vector registers across all features.
-	for i := 0; i < eval.NetHidden; i += 64 {
+	h := len(acc)
+	bias = bias[:h]
+	for i := 0; i < h; i += 64 {
 		b := (*[64]float32)(bias[i:])
 		a0 := archsimd.LoadFloat32x8((*[8]float32)(b[0:]))
 		a1 := archsimd.LoadFloat32x8((*[8]float32)(b[8:]))
@@ -28,7 +26,7 @@ func accumulateRows(acc, bias *[eval.NetHidden]float32, w []float32, feats []uin
 		a6 := archsimd.LoadFloat32x8((*[8]float32)(b[48:]))
 		a7 := archsimd.LoadFloat32x8((*[8]float32)(b[56:]))
 		for _, f := range feats {
-			r := (*[64]float32)(w[int(f)*eval.NetHidden+i:])
+			r := (*[64]float32)(w[int(f)*h+i:])
 			a0 = a0.Add(archsimd.LoadFloat32x8((*[8]float32)(r[0:])))
 			a1 = a1.Add(archsimd.LoadFloat32x8((*[8]float32)(r[8:])))
 			a2 = a2.Add(archsimd.LoadFloat32x8((*[8]float32)(r[16:])))
@@ -50,12 +48,13 @@ func accumulateRows(acc, bias *[eval.NetHidden]float32, w []float32, feats []uin
 	}
 }
 
-func addRow(dst, src *[eval.NetHidden]float32) {
+func addRow(dst, src []float32) {
 	if !simdEnabled {
 		addRowScalar(dst, src)
 		return
 	}
-	for i := 0; i < eval.NetHidden; i += 16 {
+	src = src[:len(dst)]
+	for i := 0; i < len(dst); i += 16 {
 		d := (*[16]float32)(dst[i:])
 		s := (*[16]float32)(src[i:])
 		x := archsimd.LoadFloat32x8((*[8]float32)(d[0:])).Add(archsimd.LoadFloat32x8((*[8]float32)(s[0:])))
@@ -65,14 +64,15 @@ func addRow(dst, src *[eval.NetHidden]float32) {
 	}
 }
 
-func dotSCReLU(acc, o *[eval.NetHidden]float32) float32 {
+func dotSCReLU(acc, o []float32) float32 {
 	if !simdEnabled {
 		return dotSCReLUScalar(acc, o)
 	}
+	o = o[:len(acc)]
 	zero := archsimd.BroadcastFloat32x8(0)
 	one := archsimd.BroadcastFloat32x8(1)
 	s0, s1 := zero, zero
-	for i := 0; i < eval.NetHidden; i += 16 {
+	for i := 0; i < len(acc); i += 16 {
 		a := (*[16]float32)(acc[i:])
 		w := (*[16]float32)(o[i:])
 		c := archsimd.LoadFloat32x8((*[8]float32)(a[0:])).Max(zero).Min(one)
@@ -85,16 +85,17 @@ func dotSCReLU(acc, o *[eval.NetHidden]float32) float32 {
 	return ((t[0] + t[1]) + (t[2] + t[3])) + ((t[4] + t[5]) + (t[6] + t[7]))
 }
 
-func hiddenGrad(acc, o *[eval.NetHidden]float32, d float32, gout, gacc *[eval.NetHidden]float32) {
+func hiddenGrad(acc, o []float32, d float32, gout, gacc []float32) {
 	if !simdEnabled {
 		hiddenGradScalar(acc, o, d, gout, gacc)
 		return
 	}
+	o, gout, gacc = o[:len(acc)], gout[:len(acc)], gacc[:len(acc)]
 	zero := archsimd.BroadcastFloat32x8(0)
 	one := archsimd.BroadcastFloat32x8(1)
 	dv := archsimd.BroadcastFloat32x8(d)
 	d2 := archsimd.BroadcastFloat32x8(2 * d)
-	for i := 0; i < eval.NetHidden; i += 8 {
+	for i := 0; i < len(acc); i += 8 {
 		a := archsimd.LoadFloat32x8((*[8]float32)(acc[i:]))
 		c := a.Max(zero).Min(one)
 		gp := (*[8]float32)(gout[i:])
