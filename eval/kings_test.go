@@ -168,10 +168,10 @@ func testIncremental(t *testing.T, n *Net) {
 	want := make([]int16, n.hidden)
 	check := func(p *v.Position) {
 		t.Helper()
-		i := e.accumulators()
+		en := e.accumulators()
 		for c := v.White; c <= v.Black; c++ {
-			n.refresh(want, p, c)
-			if !slices.Equal(e.acc(i, c), want) {
+			n.refresh(&want[0], p, c)
+			if !slices.Equal(e.accOf(en, c), want) {
 				t.Fatalf("%v accumulator differs from a refresh at %s", c, p.ShredderFEN())
 			}
 		}
@@ -275,8 +275,8 @@ func TestRefreshCache(t *testing.T) {
 				ps := piecesOf(p)
 				for c := v.White; c <= v.Black; c++ {
 					clear(got)
-					e.refreshCached(got, &ps, c, p.KingSquare(c))
-					n.refresh(want, p, c)
+					e.refreshCached(&got[0], &ps, c, p.KingSquare(c))
+					n.refresh(&want[0], p, c)
 					if !slices.Equal(got, want) {
 						t.Fatalf("round %d, width %d: %v's accumulator through the cache differs at %s", round, n.hidden, c, p.ShredderFEN())
 					}

@@ -10,6 +10,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"unsafe"
 
 	v "github.com/rochade/rochade/variant960"
 )
@@ -462,13 +463,14 @@ func writeNet(w io.Writer, n *Net, manifest string, version int) error {
 	return err
 }
 
-// output turns the two accumulators into centipawns for the side to move,
-// with the output bucket of a position of the given number of pieces.
-func (n *Net) output(us, them []int16, pieces int) int {
+// output turns the two accumulators (Hidden values each) into centipawns
+// for the side to move, with the output bucket of a position of the given
+// number of pieces.
+func (n *Net) output(us, them *int16, pieces int) int {
 	b := n.Bucket(pieces)
 	h := n.hidden
-	o := n.O[2*h*b : 2*h*(b+1)]
-	sum := screluDot(us[:h], o[:h]) + screluDot(them[:h], o[h:])
+	o := &n.O[2*h*b]
+	sum := screluDot(us, o, h) + screluDot(them, (*int16)(unsafe.Add(unsafe.Pointer(o), 2*h)), h)
 	return int((sum/NetQA + int64(n.OB[b])) * NetScale / (NetQA * NetQB))
 }
 
@@ -479,11 +481,13 @@ func (n *Net) row(kv kingView, persp v.Color, pc v.Piece, s v.Square) *int16 {
 	if pc.Color() != persp {
 		f += 384
 	}
-	return &n.W[f*n.hidden]
+	// f is an input of the net: kv.base is a bucket's, the rest < 768.
+	return (*int16)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(n.W)), 2*f*n.hidden))
 }
 
-// refresh computes perspective persp's accumulator from scratch.
-func (n *Net) refresh(acc []int16, p *v.Position, persp v.Color) {
+// refresh computes perspective persp's accumulator (Hidden values at acc)
+// from scratch.
+func (n *Net) refresh(acc *int16, p *v.Position, persp v.Color) {
 	kv := n.view[persp][p.KingSquare(persp)&63]
 	var adds [64]*int16
 	k := 0
@@ -496,16 +500,15 @@ func (n *Net) refresh(acc []int16, p *v.Position, persp v.Color) {
 			}
 		}
 	}
-	accUpdate(acc, n.B, adds[:k], nil)
+	accUpdate(acc, &n.B[0], &adds[0], k, nil, 0, n.hidden)
 }
 
 // EvaluateNet is the network's score of p for the side to move, computed
 // from scratch (a reference for tests and the eval command).
 func EvaluateNet(n *Net, p *v.Position) int {
-	var buf [2 * NetMaxHidden]int16
-	h := n.hidden
-	n.refresh(buf[:h], p, v.White)
-	n.refresh(buf[h:2*h], p, v.Black)
+	var buf [2][NetMaxHidden]int16
+	n.refresh(&buf[0][0], p, v.White)
+	n.refresh(&buf[1][0], p, v.Black)
 	us := p.Side()
-	return n.output(buf[int(us)*h:], buf[int(us.Other())*h:], p.Occupied().Count())
+	return n.output(&buf[us][0], &buf[us.Other()][0], p.Occupied().Count())
 }

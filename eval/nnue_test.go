@@ -459,7 +459,7 @@ func TestLoadNetRejectsAccumulatorOverflow(t *testing.T) {
 			}
 			// Loaded: the start position's accumulator is the exact sum.
 			acc := make([]int16, NetHidden)
-			n.refresh(acc, start, v.White)
+			n.refresh(&acc[0], start, v.White)
 			if want := int(c.b) + NetMaxActive*int(c.w); int(acc[unit]) != want {
 				t.Errorf("bias %d, weights %d: accumulator %d, want %d", c.b, c.w, acc[unit], want)
 			}

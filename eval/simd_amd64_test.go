@@ -36,20 +36,20 @@ func TestSIMDMatchesGeneric(t *testing.T) {
 				subs = append(subs, &n.W[r.IntN(2*NetInputs)*h])
 			}
 			accUpdateAVX2(&d1[0], &src[0], unsafe.SliceData(adds), na, unsafe.SliceData(subs), ns, h/NetHiddenStep)
-			accUpdateGeneric(d2, src, adds, subs)
+			accUpdateGeneric(&d2[0], &src[0], unsafe.SliceData(adds), na, unsafe.SliceData(subs), ns, h)
 			if !slices.Equal(d1, d2) {
 				t.Fatalf("width %d: accUpdate differs (adds %d, subs %d)", h, na, ns)
 			}
 			// In place, as the refresh cache updates.
 			useAVX2 = true
-			accUpdate(src, src, adds, subs)
+			accUpdate(&src[0], &src[0], unsafe.SliceData(adds), na, unsafe.SliceData(subs), ns, h)
 			if !slices.Equal(src, d2) {
 				t.Fatalf("width %d: accUpdate in place differs", h)
 			}
-			w := n.OutputRow(r.IntN(8))[r.IntN(2)*h:][:h]
-			a := screluDot(src, w)
+			w := &n.OutputRow(r.IntN(8))[r.IntN(2)*h]
+			a := screluDot(&src[0], w, h)
 			useAVX2 = false
-			b := screluDot(src, w)
+			b := screluDot(&src[0], w, h)
 			useAVX2 = true
 			if a != b {
 				t.Fatalf("width %d: screluDot differs: %d vs %d", h, a, b)
@@ -61,9 +61,9 @@ func TestSIMDMatchesGeneric(t *testing.T) {
 			acc[i], w[i] = 1000, 127
 		}
 		useAVX2 = false
-		want := screluDot(acc, w)
+		want := screluDot(&acc[0], &w[0], h)
 		useAVX2 = true
-		if got := screluDot(acc, w); got != want || want != int64(255*255*127*h) {
+		if got := screluDot(&acc[0], &w[0], h); got != want || want != int64(255*255*127*h) {
 			t.Fatalf("width %d: saturated screluDot %d, want %d", h, got, want)
 		}
 	}

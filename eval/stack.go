@@ -44,6 +44,7 @@ type pieceSq struct {
 type pieceSet [2][6]v.Bitboard
 
 type accEntry struct {
+	acc      [2]*int16 // by perspective (White, Black): Hidden values in the evaluator's buffer
 	computed bool
 	refresh  uint8 // the perspective to rebuild (a king move changed its state), or noRefresh
 	nSub     int
@@ -54,11 +55,11 @@ type accEntry struct {
 	pieces   pieceSet    // the pieces here, set when refresh is
 }
 
-// cacheEntry is one refresh state's last accumulator (in the evaluator's
-// cache buffer) and the pieces it sums.
+// cacheEntry is one refresh state's last accumulator (Hidden values in
+// the evaluator's cache buffer) and the pieces it sums.
 type cacheEntry struct {
 	pieces pieceSet
-	acc    []int16
+	acc    *int16
 }
 
 // prepare allocates the stack and the refresh cache for the evaluator's
@@ -75,6 +76,11 @@ func (e *Evaluator) prepare() {
 	if len(e.accs) != maxStack*2*h {
 		e.accs = make([]int16, maxStack*2*h)
 	}
+	for i := range e.stack {
+		for c := range 2 {
+			e.stack[i].acc[c] = &e.accs[(2*i+c)*h]
+		}
+	}
 	states := 2 * n.kings.N
 	if len(e.cache) != 2*states || len(e.cacheAccs) != 2*states*h {
 		e.cache = make([]cacheEntry, 2*states)
@@ -83,17 +89,15 @@ func (e *Evaluator) prepare() {
 	for i := range e.cache {
 		c := &e.cache[i]
 		c.pieces = pieceSet{}
-		c.acc = e.cacheAccs[i*h : (i+1)*h : (i+1)*h]
-		copy(c.acc, n.B)
+		c.acc = &e.cacheAccs[i*h]
+		copy(e.cacheAccs[i*h:(i+1)*h], n.B)
 	}
 	e.cacheNet = n
 }
 
-// acc is perspective persp's accumulator of stack entry i.
-func (e *Evaluator) acc(i int, persp v.Color) []int16 {
-	h := e.net.hidden
-	o := (2*i + int(persp)) * h
-	return e.accs[o : o+h : o+h]
+// accOf is perspective persp's accumulator of en.
+func (e *Evaluator) accOf(en *accEntry, persp v.Color) []int16 {
+	return unsafe.Slice(en.acc[persp], e.net.hidden)
 }
 
 // piecesOf is p's pieces.
@@ -107,9 +111,9 @@ func piecesOf(p *v.Position) pieceSet {
 	return s
 }
 
-// refreshCached sets dst to perspective persp's accumulator of the
+// refreshCached sets the accumulator at dst to perspective persp's of the
 // pieces ps with persp's king on ksq, through the refresh cache.
-func (e *Evaluator) refreshCached(dst []int16, ps *pieceSet, persp v.Color, ksq v.Square) {
+func (e *Evaluator) refreshCached(dst *int16, ps *pieceSet, persp v.Color, ksq v.Square) {
 	n := e.net
 	kv := n.view[persp][ksq&63]
 	c := &e.cache[int(persp)*2*n.kings.N+int(kv.state)]
@@ -133,10 +137,11 @@ func (e *Evaluator) refreshCached(dst []int16, ps *pieceSet, persp v.Color, ksq 
 		}
 	}
 	c.pieces = *ps
+	h := n.hidden
 	if na+ns > 0 {
-		accUpdate(c.acc, c.acc, adds[:na], subs[:ns])
+		accUpdate(c.acc, c.acc, &adds[0], na, &subs[0], ns, h)
 	}
-	copy(dst, c.acc)
+	copy(unsafe.Slice(dst, h), unsafe.Slice(c.acc, h))
 }
 
 // Reset makes p the root of the evaluator's move stack.
@@ -150,7 +155,7 @@ func (e *Evaluator) Reset(p *v.Position) {
 	ps := piecesOf(p)
 	for c := v.White; c <= v.Black; c++ {
 		root.ksq[c] = p.KingSquare(c)
-		e.refreshCached(e.acc(0, c), &ps, c, root.ksq[c])
+		e.refreshCached(root.acc[c], &ps, c, root.ksq[c])
 	}
 	root.computed = true
 	e.rooted = true
@@ -242,11 +247,11 @@ func (e *Evaluator) PushNull() {
 // Pop records that the last pushed move was taken back.
 func (e *Evaluator) Pop() { e.top-- }
 
-// accumulators brings the top entry up to date and returns its index; -1
-// when the stack is too deep to follow (the caller refreshes).
-func (e *Evaluator) accumulators() int {
+// accumulators brings the top entry up to date and returns it; nil when
+// the stack is too deep to follow (the caller refreshes).
+func (e *Evaluator) accumulators() *accEntry {
 	if e.top >= maxStack || e.top < 0 {
-		return -1
+		return nil
 	}
 	n := e.net
 	i := e.top
@@ -254,10 +259,10 @@ func (e *Evaluator) accumulators() int {
 		i--
 	}
 	for ; i < e.top; i++ {
-		cur := &e.stack[i+1]
+		prev, cur := &e.stack[i], &e.stack[i+1]
 		for persp := v.White; persp <= v.Black; persp++ {
 			if cur.refresh == uint8(persp) {
-				e.refreshCached(e.acc(i+1, persp), &cur.pieces, persp, cur.ksq[persp])
+				e.refreshCached(cur.acc[persp], &cur.pieces, persp, cur.ksq[persp])
 				continue
 			}
 			kv := n.view[persp][cur.ksq[persp]&63]
@@ -270,20 +275,20 @@ func (e *Evaluator) accumulators() int {
 				s := cur.sub[k]
 				subs[k] = n.row(kv, persp, s.pc, s.sq)
 			}
-			accUpdate(e.acc(i+1, persp), e.acc(i, persp), adds[:cur.nAdd], subs[:cur.nSub])
+			accUpdate(cur.acc[persp], prev.acc[persp], &adds[0], cur.nAdd, &subs[0], cur.nSub, n.hidden)
 		}
 		cur.computed = true
 	}
-	return e.top
+	return &e.stack[e.top]
 }
 
 // evaluateNNUE is the network's score for the side to move, from the
 // incrementally kept accumulators.
 func (e *Evaluator) evaluateNNUE(p *v.Position) int {
-	i := e.accumulators()
-	if i < 0 {
+	en := e.accumulators()
+	if en == nil {
 		return EvaluateNet(e.net, p)
 	}
 	us := p.Side()
-	return e.net.output(e.acc(i, us), e.acc(i, us.Other()), p.Occupied().Count())
+	return e.net.output(en.acc[us], en.acc[us.Other()], p.Occupied().Count())
 }
