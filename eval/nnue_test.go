@@ -305,9 +305,27 @@ func TestNNUESymmetry(t *testing.T) {
 	}
 }
 
+// BenchmarkNNUEIncremental: a move pushed and made, evaluated, taken
+// back and popped, with the plain net of width 256;
+// BenchmarkNNUEIncrementalWide the same with wider nets and king buckets.
 func BenchmarkNNUEIncremental(b *testing.B) {
+	benchIncremental(b, randomNet(11, 8))
+}
+
+func BenchmarkNNUEIncrementalWide(b *testing.B) {
+	for _, c := range []struct {
+		hidden int
+		kings  KingBuckets
+	}{{512, PlainKings}, {512, testKings4}, {1024, testKings8}} {
+		b.Run(fmt.Sprintf("width %d, %d king buckets", c.hidden, c.kings.N), func(b *testing.B) {
+			benchIncremental(b, randomShapedNet(11, 8, c.hidden, c.kings))
+		})
+	}
+}
+
+func benchIncremental(b *testing.B, n *Net) {
 	e := New()
-	e.SetNet(randomNet(11, 8))
+	e.SetNet(n)
 	p := v.MustParseFEN(middlegames[0])
 	var ml v.MoveList
 	p.GenerateLegal(&ml)
