@@ -1,11 +1,15 @@
 package train
 
+import "github.com/rochade/rochade/eval"
+
 // The inner loops of training and inference. Each has a portable scalar
 // version here; kernels_simd.go replaces them with AVX2 versions when the
 // trainer is built with GOEXPERIMENT=simd on amd64 (and the CPU has AVX2).
 
 // The accumulators are Hidden units, a multiple of eval.NetHiddenStep:
-// every kernel takes them as slices of that length.
+// every kernel takes them as slices of that length, and works on blocks
+// of that many (the bounds are checked once a block).
+const block = eval.NetHiddenStep
 
 // accumulateRowsScalar sets acc to bias plus the rows w[f*Hidden:] of
 // feats (Hidden = len(acc)), in blocks of eight units held in registers
@@ -35,17 +39,20 @@ func accumulateRowsScalar(acc, bias []float32, w []float32, feats []uint16) {
 // addRowScalar adds src to dst.
 func addRowScalar(dst, src []float32) {
 	src = src[:len(dst)]
-	for i := 0; i < len(dst); i += 8 {
-		a := (*[8]float32)(dst[i:])
-		b := (*[8]float32)(src[i:])
-		a[0] += b[0]
-		a[1] += b[1]
-		a[2] += b[2]
-		a[3] += b[3]
-		a[4] += b[4]
-		a[5] += b[5]
-		a[6] += b[6]
-		a[7] += b[7]
+	for k := 0; k < len(dst); k += block {
+		db, sb := (*[block]float32)(dst[k:]), (*[block]float32)(src[k:])
+		for i := 0; i < block; i += 8 {
+			a := (*[8]float32)(db[i:])
+			b := (*[8]float32)(sb[i:])
+			a[0] += b[0]
+			a[1] += b[1]
+			a[2] += b[2]
+			a[3] += b[3]
+			a[4] += b[4]
+			a[5] += b[5]
+			a[6] += b[6]
+			a[7] += b[7]
+		}
 	}
 }
 
@@ -53,9 +60,12 @@ func addRowScalar(dst, src []float32) {
 func dotSCReLUScalar(acc, o []float32) float32 {
 	var s0, s1 float32
 	o = o[:len(acc)]
-	for h := 0; h < len(acc); h += 2 {
-		s0 += screlu(acc[h]) * o[h]
-		s1 += screlu(acc[h+1]) * o[h+1]
+	for k := 0; k < len(acc); k += block {
+		ab, ob := (*[block]float32)(acc[k:]), (*[block]float32)(o[k:])
+		for h := 0; h < block; h += 2 {
+			s0 += screlu(ab[h]) * ob[h]
+			s1 += screlu(ab[h+1]) * ob[h+1]
+		}
 	}
 	return s0 + s1
 }

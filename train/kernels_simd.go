@@ -54,13 +54,16 @@ func addRow(dst, src []float32) {
 		return
 	}
 	src = src[:len(dst)]
-	for i := 0; i < len(dst); i += 16 {
-		d := (*[16]float32)(dst[i:])
-		s := (*[16]float32)(src[i:])
-		x := archsimd.LoadFloat32x8((*[8]float32)(d[0:])).Add(archsimd.LoadFloat32x8((*[8]float32)(s[0:])))
-		y := archsimd.LoadFloat32x8((*[8]float32)(d[8:])).Add(archsimd.LoadFloat32x8((*[8]float32)(s[8:])))
-		x.Store((*[8]float32)(d[0:]))
-		y.Store((*[8]float32)(d[8:]))
+	for k := 0; k < len(dst); k += block {
+		db, sb := (*[block]float32)(dst[k:]), (*[block]float32)(src[k:])
+		for i := 0; i < block; i += 16 {
+			d := (*[16]float32)(db[i:])
+			s := (*[16]float32)(sb[i:])
+			x := archsimd.LoadFloat32x8((*[8]float32)(d[0:])).Add(archsimd.LoadFloat32x8((*[8]float32)(s[0:])))
+			y := archsimd.LoadFloat32x8((*[8]float32)(d[8:])).Add(archsimd.LoadFloat32x8((*[8]float32)(s[8:])))
+			x.Store((*[8]float32)(d[0:]))
+			y.Store((*[8]float32)(d[8:]))
+		}
 	}
 }
 
@@ -72,13 +75,16 @@ func dotSCReLU(acc, o []float32) float32 {
 	zero := archsimd.BroadcastFloat32x8(0)
 	one := archsimd.BroadcastFloat32x8(1)
 	s0, s1 := zero, zero
-	for i := 0; i < len(acc); i += 16 {
-		a := (*[16]float32)(acc[i:])
-		w := (*[16]float32)(o[i:])
-		c := archsimd.LoadFloat32x8((*[8]float32)(a[0:])).Max(zero).Min(one)
-		s0 = c.Mul(c).MulAdd(archsimd.LoadFloat32x8((*[8]float32)(w[0:])), s0)
-		c = archsimd.LoadFloat32x8((*[8]float32)(a[8:])).Max(zero).Min(one)
-		s1 = c.Mul(c).MulAdd(archsimd.LoadFloat32x8((*[8]float32)(w[8:])), s1)
+	for k := 0; k < len(acc); k += block {
+		ab, ob := (*[block]float32)(acc[k:]), (*[block]float32)(o[k:])
+		for i := 0; i < block; i += 16 {
+			a := (*[16]float32)(ab[i:])
+			w := (*[16]float32)(ob[i:])
+			c := archsimd.LoadFloat32x8((*[8]float32)(a[0:])).Max(zero).Min(one)
+			s0 = c.Mul(c).MulAdd(archsimd.LoadFloat32x8((*[8]float32)(w[0:])), s0)
+			c = archsimd.LoadFloat32x8((*[8]float32)(a[8:])).Max(zero).Min(one)
+			s1 = c.Mul(c).MulAdd(archsimd.LoadFloat32x8((*[8]float32)(w[8:])), s1)
+		}
 	}
 	var t [8]float32
 	s0.Add(s1).Store(&t)
@@ -95,12 +101,16 @@ func hiddenGrad(acc, o []float32, d float32, gout, gacc []float32) {
 	one := archsimd.BroadcastFloat32x8(1)
 	dv := archsimd.BroadcastFloat32x8(d)
 	d2 := archsimd.BroadcastFloat32x8(2 * d)
-	for i := 0; i < len(acc); i += 8 {
-		a := archsimd.LoadFloat32x8((*[8]float32)(acc[i:]))
-		c := a.Max(zero).Min(one)
-		gp := (*[8]float32)(gout[i:])
-		c.Mul(c).MulAdd(dv, archsimd.LoadFloat32x8(gp)).Store(gp)
-		g := c.Mul(d2).Mul(archsimd.LoadFloat32x8((*[8]float32)(o[i:])))
-		g.Masked(a.Less(one)).Store((*[8]float32)(gacc[i:]))
+	for k := 0; k < len(acc); k += block {
+		ab, ob := (*[block]float32)(acc[k:]), (*[block]float32)(o[k:])
+		gob, gab := (*[block]float32)(gout[k:]), (*[block]float32)(gacc[k:])
+		for i := 0; i < block; i += 8 {
+			a := archsimd.LoadFloat32x8((*[8]float32)(ab[i:]))
+			c := a.Max(zero).Min(one)
+			gp := (*[8]float32)(gob[i:])
+			c.Mul(c).MulAdd(dv, archsimd.LoadFloat32x8(gp)).Store(gp)
+			g := c.Mul(d2).Mul(archsimd.LoadFloat32x8((*[8]float32)(ob[i:])))
+			g.Masked(a.Less(one)).Store((*[8]float32)(gab[i:]))
+		}
 	}
 }
