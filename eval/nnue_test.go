@@ -284,6 +284,10 @@ func FuzzLoadNet(f *testing.F) {
 	buf.Reset()
 	_ = WriteNet(&buf, randomNet(2, 8), "{}")
 	f.Add(buf.Bytes())
+	buf.Reset()
+	_ = WriteNet(&buf, randomShapedNet(2, 2, NetHidden, KingBuckets{N: 1, Mirror: true}), "{}") // version 3
+	f.Add(buf.Bytes())
+	f.Add(buf.Bytes()[:200])
 	f.Add([]byte("RCHDNNUE"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		n, err := LoadNet(data)
