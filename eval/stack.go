@@ -144,7 +144,9 @@ func (e *Evaluator) refreshCached(dst *int16, ps *pieceSet, persp v.Color, ksq v
 	copy(unsafe.Slice(dst, h), unsafe.Slice(c.acc, h))
 }
 
-// Reset makes p the root of the evaluator's move stack.
+// Reset makes p the root of the evaluator's move stack. The refresh cache
+// outlives it (consecutive roots share most pieces): it is emptied when
+// the net changes, and relies on a net's weights not changing in place.
 func (e *Evaluator) Reset(p *v.Position) {
 	e.top = 0
 	if e.net == nil {
