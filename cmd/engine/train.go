@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -101,13 +102,24 @@ type trainOpts struct {
 	flt                                train.Filter
 	outPath, bestPath, ckptDir, resume string
 	mirror, kingMirror                 bool
-	kingLayout                         string
+	kingLayout, cpuProfile             string
 	kings                              eval.KingBuckets // --king-buckets and --king-mirror
 	set                                map[string]bool  // the flags given
 }
 
 func trainMain(args []string, out, errOut io.Writer) error {
 	o, err := parseTrainFlags(args, errOut)
+	if err == nil && o.cpuProfile != "" {
+		f, ferr := os.Create(o.cpuProfile)
+		if ferr != nil {
+			return ferr
+		}
+		defer f.Close()
+		if ferr := pprof.StartCPUProfile(f); ferr != nil {
+			return ferr
+		}
+		defer pprof.StopCPUProfile()
+	}
 	if err != nil {
 		return err
 	}
@@ -208,6 +220,7 @@ func parseTrainFlags(args []string, errOut io.Writer) (*trainOpts, error) {
 	fs.IntVar(&o.buckets, "buckets", train.DefaultBuckets, fmt.Sprintf("output buckets by piece count, 1..%d (1: no buckets); a resumed run keeps its checkpoint's", eval.NetMaxBuckets))
 	fs.IntVar(&o.hidden, "hidden", eval.NetHidden, fmt.Sprintf("accumulator width: a multiple of %d up to %d; a resumed run keeps its checkpoint's", eval.NetHiddenStep, eval.NetMaxHidden))
 	fs.StringVar(&o.kingLayout, "king-buckets", "1", "king input buckets: a layout (1: none, 4, 8) or 32 comma-separated bucket numbers (see above); a resumed run keeps its checkpoint's")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
 	fs.BoolVar(&o.kingMirror, "king-mirror", false, "reflect a side's inputs a <-> h while its king is on files e-h (default: on for every king bucket layout but 1)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
