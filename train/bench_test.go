@@ -82,3 +82,38 @@ func testKernels(t *testing.T, hid int) {
 		near("addRow", gout[h], gout2[h])
 	}
 }
+
+// TestAdamStepMatchesScalar: the vector AdamW step gives exactly the
+// scalar step's parameters and moments (frozen or not, with and without
+// decay, lengths that are not multiples of eight).
+func TestAdamStepMatchesScalar(t *testing.T) {
+	r := rand.New(rand.NewPCG(71, 72))
+	for _, n := range []int{0, 5, 8, 1000, 1003} {
+		for _, update := range []bool{true, false} {
+			for _, c := range []adamConsts{{0.0021, 1.7, 0.9998}, {0.00003, 31.6, 1}} {
+				mk := func(s float64) []float32 {
+					x := make([]float32, n)
+					for i := range x {
+						x[i] = float32(r.NormFloat64() * s)
+					}
+					return x
+				}
+				p, m, v, g := mk(1), mk(0.01), mk(0.001), mk(0.05)
+				for i := range v {
+					v[i] = v[i] * v[i]
+				}
+				if n > 3 {
+					p[0], p[1] = 1.979, -1.9799 // near the clip
+				}
+				p2, m2, v2 := append([]float32(nil), p...), append([]float32(nil), m...), append([]float32(nil), v...)
+				adamStep(c, p, m, v, g, update)
+				adamStepScalar(c, p2, m2, v2, g, update)
+				for i := range p {
+					if p[i] != p2[i] || m[i] != m2[i] || v[i] != v2[i] {
+						t.Fatalf("n %d, update %v, %+v, parameter %d: %v %v %v, scalar %v %v %v", n, update, c, i, p[i], m[i], v[i], p2[i], m2[i], v2[i])
+					}
+				}
+			}
+		}
+	}
+}

@@ -1,6 +1,10 @@
 package train
 
-import "github.com/rochade/rochade/eval"
+import (
+	"math"
+
+	"github.com/rochade/rochade/eval"
+)
 
 // The inner loops of training and inference. Each has a portable scalar
 // version here; kernels_simd.go replaces them with AVX2 versions when the
@@ -85,5 +89,31 @@ func hiddenGradScalar(acc, o []float32, d float32, gout, gacc []float32) {
 			g = 2 * d * c * o[h] // c is 0 where a <= 0
 		}
 		gacc[h] = g
+	}
+}
+
+// AdamW's moment decays and epsilon.
+const adamB1, adamB2, adamEps = 0.9, 0.999, 1e-8
+
+// adamConsts are the step's factors: the learning rate over the first
+// moment's bias correction, the second moment's correction (1/sqrt), and
+// the weight decay factor (1: none).
+type adamConsts struct{ lrc, sc2, decay float32 }
+
+// adamStepScalar moves the moments m, v by the gradient g and, with
+// update, the parameters p by one AdamW step, each clipped to MaxSize.
+func adamStepScalar(c adamConsts, p, m, v, g []float32, update bool) {
+	m, v, g = m[:len(p)], v[:len(p)], g[:len(p)]
+	for j := range p {
+		gj := g[j]
+		mj := adamB1*m[j] + (1-adamB1)*gj
+		vj := adamB2*v[j] + (1-adamB2)*gj*gj
+		m[j], v[j] = mj, vj
+		if !update {
+			continue
+		}
+		x := p[j] * c.decay
+		x -= c.lrc * mj / (float32(math.Sqrt(float64(vj)))*c.sc2 + adamEps)
+		p[j] = min(max(x, -MaxSize), MaxSize)
 	}
 }

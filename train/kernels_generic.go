@@ -16,3 +16,5 @@ func dotSCReLU(acc, o []float32) float32 { return dotSCReLUScalar(acc, o) }
 func hiddenGrad(acc, o []float32, d float32, gout, gacc []float32) {
 	hiddenGradScalar(acc, o, d, gout, gacc)
 }
+
+func adamStep(c adamConsts, p, m, v, g []float32, update bool) { adamStepScalar(c, p, m, v, g, update) }

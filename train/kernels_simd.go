@@ -114,3 +114,37 @@ func hiddenGrad(acc, o []float32, d float32, gout, gacc []float32) {
 		}
 	}
 }
+
+// adamStep is adamStepScalar eight parameters at a time, with the same
+// operations in the same order (no fused multiply-add), so the same
+// results.
+func adamStep(c adamConsts, p, m, v, g []float32, update bool) {
+	n := len(p) &^ 7
+	if !simdEnabled || n == 0 {
+		adamStepScalar(c, p, m, v, g, update)
+		return
+	}
+	m, v, g = m[:len(p)], v[:len(p)], g[:len(p)]
+	var b1, b1c, b2, b2c float32 = adamB1, 1 - adamB1, adamB2, 1 - adamB2
+	vb1, vb1c := archsimd.BroadcastFloat32x8(b1), archsimd.BroadcastFloat32x8(b1c)
+	vb2, vb2c := archsimd.BroadcastFloat32x8(b2), archsimd.BroadcastFloat32x8(b2c)
+	vlrc, vsc2 := archsimd.BroadcastFloat32x8(c.lrc), archsimd.BroadcastFloat32x8(c.sc2)
+	veps, vdec := archsimd.BroadcastFloat32x8(adamEps), archsimd.BroadcastFloat32x8(c.decay)
+	lo, hi := archsimd.BroadcastFloat32x8(-MaxSize), archsimd.BroadcastFloat32x8(MaxSize)
+	for j := 0; j < n; j += 8 {
+		gp, mp, vp := (*[8]float32)(g[j:]), (*[8]float32)(m[j:]), (*[8]float32)(v[j:])
+		gj := archsimd.LoadFloat32x8(gp)
+		mj := vb1.Mul(archsimd.LoadFloat32x8(mp)).Add(vb1c.Mul(gj))
+		vj := vb2.Mul(archsimd.LoadFloat32x8(vp)).Add(vb2c.Mul(gj).Mul(gj))
+		mj.Store(mp)
+		vj.Store(vp)
+		if !update {
+			continue
+		}
+		pp := (*[8]float32)(p[j:])
+		x := archsimd.LoadFloat32x8(pp).Mul(vdec)
+		x = x.Sub(vlrc.Mul(mj).Div(vj.Sqrt().Mul(vsc2).Add(veps)))
+		x.Max(lo).Min(hi).Store(pp)
+	}
+	adamStepScalar(c, p[n:], m[n:], v[n:], g[n:], update)
+}

@@ -230,25 +230,25 @@ func (t *Trainer) adam(g []float32, lr float64) {
 	decay := float32(1 - lr*t.Cfg.WD)
 	sh := t.Net.shape()
 	offB, offO, ob := sh.offB(), sh.offO(), sh.offOB()
-	frozenLo, frozenHi := 0, 0
-	if t.Cfg.FreezeOutput {
-		frozenLo, frozenHi = offO, ob
+	// The parts of P: the weights decay (W and O), the biases do not, and
+	// frozen output weights keep their values (their moments still move).
+	// A factor of 1 leaves x as it is.
+	segs := [...]struct {
+		lo, hi int
+		decay  float32
+		update bool
+	}{
+		{offW, offB, decay, true},
+		{offB, offO, 1, true},
+		{offO, ob, decay, !t.Cfg.FreezeOutput},
+		{ob, len(t.P), 1, true},
 	}
 	t.parallel(len(t.P), func(_, lo, hi int) {
-		p, m, v, g := t.P[lo:hi:hi], t.M[lo:hi:hi], t.V[lo:hi:hi], g[lo:hi:hi]
-		for j := range p {
-			gj := g[j]
-			mj := b1*m[j] + (1-b1)*gj
-			vj := b2*v[j] + (1-b2)*gj*gj
-			m[j], v[j] = mj, vj
-			x := p[j]
-			if k := lo + j; k >= frozenLo && k < frozenHi {
-				continue
-			} else if k < offB || (k >= offO && k < ob) {
-				x *= decay
+		for _, s := range segs {
+			a, b := max(lo, s.lo), min(hi, s.hi)
+			if a < b {
+				adamStep(adamConsts{lrc, sc2, s.decay}, t.P[a:b:b], t.M[a:b:b], t.V[a:b:b], g[a:b:b], s.update)
 			}
-			x -= lrc * mj / (float32(math.Sqrt(float64(vj)))*sc2 + eps)
-			p[j] = min(max(x, -MaxSize), MaxSize)
 		}
 	})
 }
