@@ -58,5 +58,6 @@ func LoadNetFile(path string) (*Net, error) {
 }
 
 // maxNetFileBytes bounds a net file: the largest header, manifest and
-// weights LoadNet accepts.
-const maxNetFileBytes = 40 + maxManifest + 2*(NetInputs*NetHidden+NetHidden+NetMaxBuckets*2*NetHidden) + 4*NetMaxBuckets + 32
+// weights LoadNet accepts (version 3, the widest net with the most king
+// and output buckets: about 51 MB).
+const maxNetFileBytes = 80 + maxManifest + 2*(NetMaxKingBuckets*NetInputs*NetMaxHidden+NetMaxHidden+NetMaxBuckets*2*NetMaxHidden) + 4*NetMaxBuckets + 32

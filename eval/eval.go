@@ -5,14 +5,21 @@ package eval
 
 import v "github.com/rochade/rochade/variant960"
 
-// Evaluator holds per-thread state: the network's accumulator stack when
-// a net is set, and the pawn hash table of the hand-written evaluation. It
-// is not safe for concurrent use: give each search thread its own.
+// Evaluator holds per-thread state: the network's accumulator stack and
+// refresh cache when a net is set, and the pawn hash table of the
+// hand-written evaluation. It is not safe for concurrent use: give each
+// search thread its own.
 type Evaluator struct {
 	pawns [pawnTableSize]pawnEntry
 	net   *Net
 	stack []accEntry
+	accs  []int16 // the stack's accumulators: entry i, perspective c at (2i+c)*Hidden
 	top   int
+	// The refresh cache: entry (perspective*2*KingBuckets + state), its
+	// accumulators in cacheAccs; cacheNet is the net it was filled for.
+	cache     []cacheEntry
+	cacheAccs []int16
+	cacheNet  *Net
 	// rooted is set by Reset: the stack then follows the position.
 	rooted bool
 }

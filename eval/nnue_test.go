@@ -8,17 +8,27 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	v "github.com/rochade/rochade/variant960"
 )
 
-// randomNet has weights in the ranges a trained net uses, and the given
-// number of output buckets (the unused rows of O and OB stay zero).
+// randomNet has weights in the ranges a trained net uses, width 256, one
+// king bucket and the given number of output buckets (the unused rows of
+// O and OB stay zero).
 func randomNet(seed uint64, buckets int) *Net {
+	return randomShapedNet(seed, buckets, NetHidden, PlainKings)
+}
+
+// randomShapedNet is randomNet with the given width and king buckets.
+func randomShapedNet(seed uint64, buckets, hidden int, kings KingBuckets) *Net {
 	r := rand.New(rand.NewPCG(seed, 7))
-	n := &Net{}
+	n, err := NewNet(hidden, kings, buckets)
+	if err != nil {
+		panic(err)
+	}
 	for i := range n.W {
 		n.W[i] = int16(r.IntN(161) - 80)
 	}
@@ -26,15 +36,20 @@ func randomNet(seed uint64, buckets int) *Net {
 		n.B[i] = int16(r.IntN(401) - 100)
 	}
 	for b := range buckets {
-		for i := range n.O[b] {
-			n.O[b][i] = int16(r.IntN(255) - 127)
+		o := n.OutputRow(b)
+		for i := range o {
+			o[i] = int16(r.IntN(255) - 127)
 		}
 		n.OB[b] = int32(r.IntN(20001) - 10000)
 	}
-	if err := n.SetBuckets(buckets); err != nil {
-		panic(err)
-	}
 	return n
+}
+
+// sameNet tells whether two nets have the same shape, weights and
+// manifest.
+func sameNet(a, b *Net) bool {
+	return a.hidden == b.hidden && a.kings == b.kings && a.view == b.view && slices.Equal(a.W, b.W) && slices.Equal(a.B, b.B) &&
+		slices.Equal(a.O, b.O) && a.OB == b.OB && a.Buckets() == b.Buckets() && a.bucketOf == b.bucketOf && a.Manifest == b.Manifest
 }
 
 // toV1 rewrites a one-bucket net file as format version 1 (no buckets
@@ -134,8 +149,8 @@ func testNetFile(t *testing.T, nb int) {
 		t.Errorf("W[5][7] at its offset = %d, want %d", got, n.W[5*256+7])
 	}
 	oBase := base + 2*(768*256+256)
-	if got := int16(le.Uint16(data[oBase+2*((nb-1)*512+300):])); got != n.O[nb-1][300] {
-		t.Errorf("O[%d][300] at its offset = %d, want %d", nb-1, got, n.O[nb-1][300])
+	if got := int16(le.Uint16(data[oBase+2*((nb-1)*512+300):])); got != n.OutputRow(nb - 1)[300] {
+		t.Errorf("O[%d][300] at its offset = %d, want %d", nb-1, got, n.OutputRow(nb - 1)[300])
 	}
 	for b := range nb {
 		if got := int32(le.Uint32(data[len(data)-32-4*(nb-b):])); got != n.OB[b] {
@@ -149,8 +164,8 @@ func testNetFile(t *testing.T, nb int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.W != n.W || m.B != n.B || m.O != n.O || m.OB != n.OB || m.Buckets() != nb || m.bucketOf != n.bucketOf ||
-		m.Manifest != `{"test":true}` || len(m.Hash) != 16 {
+	n.Manifest = `{"test":true}`
+	if !sameNet(m, n) || m.Buckets() != nb || len(m.Hash) != 16 {
 		t.Fatal("net differs after a round trip")
 	}
 	// Bucket counts outside 1..32 are refused, with a valid checksum too.
@@ -211,7 +226,7 @@ func TestNetV1Loads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.Buckets() != 1 || a.W != b.W || a.B != b.B || a.O != b.O || a.OB != b.OB || a.Manifest != `{"v":1}` {
+	if a.Buckets() != 1 || !sameNet(a, b) || a.Manifest != `{"v":1}` {
 		t.Fatal("v1 file loads differently")
 	}
 	for _, p := range testPositions(t) {
@@ -240,7 +255,7 @@ func TestNetBucketsUsed(t *testing.T) {
 		before := make([]int, 8)
 		for k := range 8 {
 			m := *n
-			m.OB[k] += NetQA * NetQB * 10 / NetScale // +10 cp in bucket k
+			m.OB[k] += NetQA * NetQB * 10 / NetScale // +10 cp in bucket k (OB is an array: n keeps its own)
 			before[k] = EvaluateNet(&m, p)
 		}
 		base := EvaluateNet(n, p)
@@ -269,6 +284,10 @@ func FuzzLoadNet(f *testing.F) {
 	buf.Reset()
 	_ = WriteNet(&buf, randomNet(2, 8), "{}")
 	f.Add(buf.Bytes())
+	buf.Reset()
+	_ = WriteNet(&buf, randomShapedNet(2, 2, NetHidden, KingBuckets{N: 1, Mirror: true}), "{}") // version 3
+	f.Add(buf.Bytes())
+	f.Add(buf.Bytes()[:200])
 	f.Add([]byte("RCHDNNUE"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		n, err := LoadNet(data)
@@ -276,79 +295,6 @@ func FuzzLoadNet(f *testing.F) {
 			t.Fatal("nil net without error")
 		}
 	})
-}
-
-// walk plays random games from the test positions, pushing and popping
-// on the evaluator as the search does, and checks the incremental
-// accumulators against a refresh after every move and every take-back.
-func TestIncrementalMatchesRefresh(t *testing.T) {
-	n := randomNet(6, 8)
-	e := New()
-	e.SetNet(n)
-	r := rand.New(rand.NewPCG(8, 9))
-	checked := 0
-	roots := testPositions(t)
-	for i := 0; i < 12; i++ {
-		for _, sp := range []int{r.IntN(960), r.IntN(960)} {
-			p, _ := v.DFRCPosition(sp, r.IntN(960))
-			roots = append(roots, p)
-		}
-	}
-	check := func(p *v.Position) {
-		t.Helper()
-		got, want := e.evaluateNNUE(p), EvaluateNet(n, p)
-		if got != want {
-			t.Fatalf("incremental %d, refresh %d at %s", got, want, p.ShredderFEN())
-		}
-		checked++
-	}
-	for ri, root := range roots {
-		if ri%3 != 0 && ri >= 200 {
-			continue
-		}
-		p := root.Copy()
-		e.Reset(p)
-		check(p)
-		depth := 0
-		for step := 0; step < 80; step++ {
-			var ml v.MoveList
-			p.GenerateLegal(&ml)
-			switch {
-			case depth > 0 && (ml.N == 0 || r.IntN(4) == 0):
-				if p.LastMove() == v.NullMove {
-					p.UnmakeNull()
-				} else {
-					p.Unmake()
-				}
-				e.Pop()
-				depth--
-			case ml.N == 0:
-				step = 80
-				continue
-			case !p.InCheck() && r.IntN(12) == 0:
-				e.PushNull()
-				p.MakeNull()
-				depth++
-			default:
-				// Prefer castling, captures and promotions now and then.
-				m := ml.Moves[r.IntN(ml.N)]
-				for _, c := range ml.Slice() {
-					if (c.IsCastling() || c.Kind() != v.KindNormal) && r.IntN(2) == 0 {
-						m = c
-					}
-				}
-				e.Push(p, m)
-				p.Make(m)
-				depth++
-			}
-			if r.IntN(3) == 0 {
-				check(p)
-			}
-		}
-	}
-	if checked < 3000 {
-		t.Fatalf("only %d positions checked", checked)
-	}
 }
 
 func TestNNUESymmetry(t *testing.T) {
@@ -363,9 +309,27 @@ func TestNNUESymmetry(t *testing.T) {
 	}
 }
 
+// BenchmarkNNUEIncremental: a move pushed and made, evaluated, taken
+// back and popped, with the plain net of width 256;
+// BenchmarkNNUEIncrementalWide the same with wider nets and king buckets.
 func BenchmarkNNUEIncremental(b *testing.B) {
+	benchIncremental(b, randomNet(11, 8))
+}
+
+func BenchmarkNNUEIncrementalWide(b *testing.B) {
+	for _, c := range []struct {
+		hidden int
+		kings  KingBuckets
+	}{{512, PlainKings}, {512, testKings4}, {1024, testKings8}} {
+		b.Run(fmt.Sprintf("width %d, %d king buckets", c.hidden, c.kings.N), func(b *testing.B) {
+			benchIncremental(b, randomShapedNet(11, 8, c.hidden, c.kings))
+		})
+	}
+}
+
+func benchIncremental(b *testing.B, n *Net) {
 	e := New()
-	e.SetNet(randomNet(11, 8))
+	e.SetNet(n)
 	p := v.MustParseFEN(middlegames[0])
 	var ml v.MoveList
 	p.GenerateLegal(&ml)
@@ -516,8 +480,8 @@ func TestLoadNetRejectsAccumulatorOverflow(t *testing.T) {
 				continue
 			}
 			// Loaded: the start position's accumulator is the exact sum.
-			var acc [NetHidden]int16
-			n.refresh(&acc, start, v.White)
+			acc := make([]int16, NetHidden)
+			n.refresh(&acc[0], start, v.White)
 			if want := int(c.b) + NetMaxActive*int(c.w); int(acc[unit]) != want {
 				t.Errorf("bias %d, weights %d: accumulator %d, want %d", c.b, c.w, acc[unit], want)
 			}

@@ -2,11 +2,15 @@
 
 #include "textflag.h"
 
-// func accUpdateAVX2(dst, src *[256]int16, adds *[2]*int16, nAdd int, subs *[2]*int16, nSub int)
-// The whole 256-wide accumulator lives in Y0-Y15 while the rows are added.
-TEXT ·accUpdateAVX2(SB), NOSPLIT, $0-48
+// func accUpdateAVX2(dst, src *int16, adds **int16, nAdd int, subs **int16, nSub int, blocks int)
+// Each block of 256 units of the accumulator lives in Y0-Y15 while the
+// rows are added; R12 is the block's byte offset within each row.
+TEXT ·accUpdateAVX2(SB), NOSPLIT, $0-56
 	MOVQ dst+0(FP), DI
 	MOVQ src+8(FP), SI
+	MOVQ blocks+48(FP), CX
+	XORQ R12, R12
+block:
 	MOVQ adds+16(FP), R8
 	MOVQ nAdd+24(FP), R9
 	MOVQ subs+32(FP), R10
@@ -31,6 +35,7 @@ addloop:
 	TESTQ R9, R9
 	JZ subloop
 	MOVQ (R8), AX
+	ADDQ R12, AX
 	VPADDW 0(AX), Y0, Y0
 	VPADDW 32(AX), Y1, Y1
 	VPADDW 64(AX), Y2, Y2
@@ -52,8 +57,9 @@ addloop:
 	JMP addloop
 subloop:
 	TESTQ R11, R11
-	JZ done
+	JZ store
 	MOVQ (R10), AX
+	ADDQ R12, AX
 	VPSUBW 0(AX), Y0, Y0
 	VPSUBW 32(AX), Y1, Y1
 	VPSUBW 64(AX), Y2, Y2
@@ -73,7 +79,7 @@ subloop:
 	ADDQ $8, R10
 	DECQ R11
 	JMP subloop
-done:
+store:
 	VMOVDQU Y0, 0(DI)
 	VMOVDQU Y1, 32(DI)
 	VMOVDQU Y2, 64(DI)
@@ -90,23 +96,29 @@ done:
 	VMOVDQU Y13, 416(DI)
 	VMOVDQU Y14, 448(DI)
 	VMOVDQU Y15, 480(DI)
+	ADDQ $512, SI
+	ADDQ $512, DI
+	ADDQ $512, R12
+	DECQ CX
+	JNZ block
 	VZEROUPPER
 	RET
 
-// func screluDotAVX2(acc, w *[256]int16, lanes *[8]int32)
+// func screluDotAVX2(acc, w *int16, iters int, lanes *[8]int32)
 // lanes[i] gets its share of Σ clamp(acc,0,255)² · w: (v·w) fits int16
 // since |w| ≤ 127, and VPMADDWD multiplies it by v again into int32.
-TEXT ·screluDotAVX2(SB), NOSPLIT, $0-24
+// Each of the iters runs takes 32 units.
+TEXT ·screluDotAVX2(SB), NOSPLIT, $0-32
 	MOVQ acc+0(FP), SI
 	MOVQ w+8(FP), DI
-	MOVQ lanes+16(FP), DX
+	MOVQ lanes+24(FP), DX
 	VPXOR Y8, Y8, Y8
 	VPXOR Y9, Y9, Y9
 	VPXOR Y10, Y10, Y10
 	MOVL $0x00FF00FF, AX
 	MOVD AX, X11
 	VPBROADCASTD X11, Y11
-	MOVQ $8, CX
+	MOVQ iters+16(FP), CX
 loop:
 	VMOVDQU 0(SI), Y0
 	VPMAXSW Y10, Y0, Y0

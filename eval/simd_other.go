@@ -4,8 +4,8 @@ package eval
 
 var useAVX2 = false
 
-func accUpdate(dst, src *[NetHidden]int16, adds *[2]*int16, nAdd int, subs *[2]*int16, nSub int) {
-	accUpdateGeneric(dst, src, adds, nAdd, subs, nSub)
+func accUpdate(dst, src *int16, adds **int16, nAdd int, subs **int16, nSub int, h int) {
+	accUpdateGeneric(dst, src, adds, nAdd, subs, nSub, h)
 }
 
-func screluDot(acc, w *[NetHidden]int16) int64 { return screluDotGeneric(acc, w) }
+func screluDot(acc, w *int16, h int) int64 { return screluDotGeneric(acc, w, h) }

@@ -87,9 +87,10 @@ func NewEngine(opts Options) *Engine {
 // table: its thread struct (search stack, PV table, move pickers, the
 // butterfly, capture, countermove and correction histories), its
 // continuation history, its evaluator (pawn cache; with a net, also its
-// accumulator stack, eval.AccumulatorBytes) and an allowance for its
+// accumulator stack and refresh cache, eval.AccumulatorBytes, counted for
+// the widest net with the most king buckets) and an allowance for its
 // goroutine's stack. It is allocated when the thread is created and freed
-// when Threads goes down. About 6 MB today; TestThreadBytes checks it
+// when Threads goes down. About 7.4 MB today; TestThreadBytes checks it
 // against the heap.
 var ThreadBytes = int64(unsafe.Sizeof(thread{})) + int64(unsafe.Sizeof(contHistTable{})) +
 	int64(unsafe.Sizeof(eval.Evaluator{})) + eval.AccumulatorBytes + threadStackBytes

@@ -20,7 +20,10 @@ import (
 func writeRandomNet(t *testing.T, seed uint64) (string, *eval.Net) {
 	t.Helper()
 	r := rand.New(rand.NewPCG(seed, 1))
-	n := &eval.Net{}
+	n, err := eval.NewNet(eval.NetHidden, eval.PlainKings, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for i := range n.W {
 		n.W[i] = int16(r.IntN(121) - 60)
 	}
@@ -28,12 +31,10 @@ func writeRandomNet(t *testing.T, seed uint64) (string, *eval.Net) {
 		n.B[i] = int16(r.IntN(301) - 50)
 	}
 	for b := range 8 {
-		for i := range n.O[b] {
-			n.O[b][i] = int16(r.IntN(255) - 127)
+		o := n.OutputRow(b)
+		for i := range o {
+			o[i] = int16(r.IntN(255) - 127)
 		}
-	}
-	if err := n.SetBuckets(8); err != nil {
-		t.Fatal(err)
 	}
 	var buf bytes.Buffer
 	if err := eval.WriteNet(&buf, n, `{"test":"random"}`); err != nil {
@@ -101,12 +102,15 @@ func TestEvalFileOption(t *testing.T) {
 	corrupt := filepath.Join(t.TempDir(), "corrupt.nnue")
 	os.WriteFile(corrupt, data[:len(data)/2], 0o644)
 	// Unclipped: 32 pieces could take unit 0's accumulator to 32*1100.
-	var unclipped eval.Net
+	unclipped, err := eval.NewNet(eval.NetHidden, eval.PlainKings, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for f := range eval.NetInputs {
 		unclipped.W[f*eval.NetHidden] = 1100
 	}
 	var buf bytes.Buffer
-	if err := eval.WriteNet(&buf, &unclipped, "{}"); err != nil {
+	if err := eval.WriteNet(&buf, unclipped, "{}"); err != nil {
 		t.Fatal(err)
 	}
 	overflow := filepath.Join(t.TempDir(), "unclipped.nnue")

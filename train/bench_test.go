@@ -38,40 +38,82 @@ func BenchmarkGradient(b *testing.B) {
 
 func TestKernelsMatchScalar(t *testing.T) {
 	t.Logf("SIMD kernels: %v", simdEnabled)
+	for _, hid := range []int{256, 512, 1024} {
+		testKernels(t, hid)
+	}
+}
+
+func testKernels(t *testing.T, hid int) {
 	r := rand.New(rand.NewPCG(61, 62))
-	var bias, acc, acc2, o, gout, gout2, gacc, gacc2 [eval.NetHidden]float32
-	w := make([]float32, eval.NetInputs*eval.NetHidden)
+	mk := func() []float32 { return make([]float32, hid) }
+	bias, acc, acc2, o, gout, gout2, gacc, gacc2 := mk(), mk(), mk(), mk(), mk(), mk(), mk(), mk()
+	w := make([]float32, eval.NetInputs*hid)
 	for i := range w {
 		w[i] = float32(r.NormFloat64() * 0.2)
 	}
-	for i := range eval.NetHidden {
+	for i := range hid {
 		bias[i] = float32(r.NormFloat64() * 0.3)
 		o[i] = float32(r.NormFloat64())
 		gout[i] = float32(r.NormFloat64())
 	}
-	gout2 = gout
+	copy(gout2, gout)
 	feats := []uint16{0, 5, 700, 767, 300, 301, 12}
-	accumulateRows(&acc, &bias, w, feats)
-	accumulateRowsScalar(&acc2, &bias, w, feats)
+	accumulateRows(acc, bias, w, feats)
+	accumulateRowsScalar(acc2, bias, w, feats)
 	near := func(what string, a, b float32) {
 		t.Helper()
 		if d := a - b; d > 1e-4 || d < -1e-4 {
-			t.Fatalf("%s: %v vs scalar %v", what, a, b)
+			t.Fatalf("width %d: %s: %v vs scalar %v", hid, what, a, b)
 		}
 	}
 	for h := range acc {
 		near("accumulate", acc[h], acc2[h])
 	}
-	near("dotSCReLU", dotSCReLU(&acc, &o), dotSCReLUScalar(&acc, &o))
-	hiddenGrad(&acc, &o, 0.37, &gout, &gacc)
-	hiddenGradScalar(&acc, &o, 0.37, &gout2, &gacc2)
+	near("dotSCReLU", dotSCReLU(acc, o), dotSCReLUScalar(acc, o))
+	hiddenGrad(acc, o, 0.37, gout, gacc)
+	hiddenGradScalar(acc, o, 0.37, gout2, gacc2)
 	for h := range acc {
 		near("hiddenGrad gout", gout[h], gout2[h])
 		near("hiddenGrad gacc", gacc[h], gacc2[h])
 	}
-	addRow(&gout, &o)
-	addRowScalar(&gout2, &o)
+	addRow(gout, o)
+	addRowScalar(gout2, o)
 	for h := range acc {
 		near("addRow", gout[h], gout2[h])
+	}
+}
+
+// TestAdamStepMatchesScalar: the vector AdamW step gives exactly the
+// scalar step's parameters and moments (frozen or not, with and without
+// decay, lengths that are not multiples of eight).
+func TestAdamStepMatchesScalar(t *testing.T) {
+	r := rand.New(rand.NewPCG(71, 72))
+	for _, n := range []int{0, 5, 8, 1000, 1003} {
+		for _, update := range []bool{true, false} {
+			for _, c := range []adamConsts{{0.0021, 1.7, 0.9998}, {0.00003, 31.6, 1}} {
+				mk := func(s float64) []float32 {
+					x := make([]float32, n)
+					for i := range x {
+						x[i] = float32(r.NormFloat64() * s)
+					}
+					return x
+				}
+				p, m, v, g := mk(1), mk(0.01), mk(0.001), mk(0.05)
+				for i := range v {
+					v[i] = v[i] * v[i]
+				}
+				if n > 3 {
+					p[0], p[1] = 1.979, -1.9799 // near the clip
+				}
+				p2, m2, v2 := append([]float32(nil), p...), append([]float32(nil), m...), append([]float32(nil), v...)
+				adamStep(c, p, m, v, g, update)
+				adamStepScalar(c, p2, m2, v2, g, update)
+				for i := range p {
+					if p[i] != p2[i] || m[i] != m2[i] || v[i] != v2[i] {
+						t.Fatalf("n %d, update %v, %+v, parameter %d: %v %v %v, scalar %v %v %v", n, update, c, i, p[i], m[i], v[i], p2[i], m2[i], v2[i])
+					}
+				}
+			}
+		}
 	}
 }

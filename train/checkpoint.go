@@ -14,12 +14,15 @@ import (
 
 const ckptMagic = "RCHDCKPT"
 
-// ckptVersion is the checkpoint format: 2 added Buckets. Version 1
-// checkpoints (written before output buckets) are refused.
-const ckptVersion = 2
+// ckptVersion is the checkpoint format: 2 added Buckets, 3 the hidden
+// width and the king buckets (ckptShape). Version 2 checkpoints are read
+// as width 256 with one king bucket; version 1 checkpoints (written
+// before output buckets) are refused.
+const ckptVersion = 3
 
-// A checkpoint is the magic, a uint32 version and a ckptHeader, followed
-// by P, M and V (NumParam float32 each), all little-endian.
+// A checkpoint is the magic, a uint32 version, a ckptHeader and (version
+// 3) a ckptShape, followed by P, M and V (NumParam float32 each), all
+// little-endian.
 type ckptHeader struct {
 	NumParam uint32
 	Buckets  uint32
@@ -29,14 +32,26 @@ type ckptHeader struct {
 	Lambda   float64
 }
 
+type ckptShape struct {
+	Hidden      uint32
+	KingBuckets uint32
+	Mirror      uint32 // 1: the king buckets mirror
+	KingMap     [32]uint8
+}
+
 // SaveCheckpoint writes the float weights, the Adam state, the step and
 // epoch counters, K and lambda to path, atomically (internal/atomicfile:
 // synced, then renamed).
 func (t *Trainer) SaveCheckpoint(path string) error {
 	h := ckptHeader{NumParam: uint32(len(t.P)), Buckets: uint32(t.Net.Buckets()),
 		Epoch: uint32(t.Epoch), Step: uint64(t.Step), K: t.Cfg.K, Lambda: t.Cfg.Lambda}
+	k := t.Net.Kings
+	sh := ckptShape{Hidden: uint32(t.Net.Hidden), KingBuckets: uint32(k.N), KingMap: k.Map}
+	if k.Mirror {
+		sh.Mirror = 1
+	}
 	return atomicfile.WriteFunc(path, 0o644, func(w io.Writer) error {
-		for _, x := range []any{[]byte(ckptMagic), uint32(ckptVersion), h, t.P, t.M, t.V} {
+		for _, x := range []any{[]byte(ckptMagic), uint32(ckptVersion), h, sh, t.P, t.M, t.V} {
 			if err := binary.Write(w, binary.LittleEndian, x); err != nil {
 				return err
 			}
@@ -48,6 +63,8 @@ func (t *Trainer) SaveCheckpoint(path string) error {
 // Checkpoint is what LoadCheckpoint restores.
 type Checkpoint struct {
 	Buckets   int
+	Hidden    int
+	Kings     eval.KingBuckets
 	Epoch     int
 	Step      int64
 	K, Lambda float64
@@ -66,8 +83,9 @@ func LoadCheckpoint(path string) (*Checkpoint, error) {
 	if _, err := io.ReadFull(r, magic[:]); err != nil || string(magic[:8]) != ckptMagic {
 		return nil, fmt.Errorf("%s: not a trainer checkpoint", path)
 	}
-	if ver := binary.LittleEndian.Uint32(magic[8:]); ver != ckptVersion {
-		return nil, fmt.Errorf("%s: checkpoint format v%d, this trainer reads v%d only (v1 was written before output buckets; start a new run)", path, ver, ckptVersion)
+	ver := binary.LittleEndian.Uint32(magic[8:])
+	if ver != 2 && ver != ckptVersion {
+		return nil, fmt.Errorf("%s: checkpoint format v%d, this trainer reads v2 and v%d (v1 was written before output buckets; start a new run)", path, ver, ckptVersion)
 	}
 	var h ckptHeader
 	if err := binary.Read(r, binary.LittleEndian, &h); err != nil {
@@ -76,12 +94,30 @@ func LoadCheckpoint(path string) (*Checkpoint, error) {
 	if h.Buckets < 1 || h.Buckets > eval.NetMaxBuckets {
 		return nil, fmt.Errorf("%s: %d output buckets, want 1..%d", path, h.Buckets, eval.NetMaxBuckets)
 	}
-	np := NumParams(int(h.Buckets))
-	if h.NumParam != uint32(np) {
-		return nil, fmt.Errorf("%s: %d parameters, want %d for %d buckets", path, h.NumParam, np, h.Buckets)
+	c := &Checkpoint{Buckets: int(h.Buckets), Hidden: eval.NetHidden, Kings: eval.PlainKings,
+		Epoch: int(h.Epoch), Step: int64(h.Step), K: h.K, Lambda: h.Lambda}
+	if ver >= 3 {
+		var sh ckptShape
+		if err := binary.Read(r, binary.LittleEndian, &sh); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if sh.Hidden > eval.NetMaxHidden || sh.KingBuckets > eval.NetMaxKingBuckets || sh.Mirror > 1 {
+			return nil, fmt.Errorf("%s: width %d, %d king buckets, mirror %d: not a net this trainer makes", path, sh.Hidden, sh.KingBuckets, sh.Mirror)
+		}
+		c.Hidden = int(sh.Hidden)
+		c.Kings = eval.KingBuckets{N: int(sh.KingBuckets), Map: sh.KingMap, Mirror: sh.Mirror == 1}
+		if err := eval.CheckHidden(c.Hidden); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if err := c.Kings.Check(); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
 	}
-	c := &Checkpoint{Buckets: int(h.Buckets), Epoch: int(h.Epoch), Step: int64(h.Step), K: h.K, Lambda: h.Lambda,
-		P: make([]float32, np), M: make([]float32, np), V: make([]float32, np)}
+	np := NumParams(c.Buckets, c.Hidden, c.Kings.N)
+	if h.NumParam != uint32(np) {
+		return nil, fmt.Errorf("%s: %d parameters, want %d for %d buckets, width %d and %d king buckets", path, h.NumParam, np, h.Buckets, c.Hidden, c.Kings.N)
+	}
+	c.P, c.M, c.V = make([]float32, np), make([]float32, np), make([]float32, np)
 	for _, x := range [][]float32{c.P, c.M, c.V} {
 		if err := binary.Read(r, binary.LittleEndian, x); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
@@ -96,7 +132,8 @@ func LoadCheckpoint(path string) (*Checkpoint, error) {
 // Resume makes a trainer from a checkpoint: weights, Adam state and
 // counters; cfg supplies the rest (its K and Lambda are used as given).
 func Resume(c *Checkpoint, cfg Config) *Trainer {
-	t := &Trainer{Cfg: cfg, P: c.P, M: c.M, V: c.V, Step: c.Step, Epoch: c.Epoch, Net: &Net{}}
-	t.alias(c.Buckets)
+	t := &Trainer{Cfg: cfg, P: c.P, M: c.M, V: c.V, Step: c.Step, Epoch: c.Epoch,
+		Net: &Net{Hidden: c.Hidden, Kings: c.Kings}}
+	t.alias(shape{c.Hidden, c.Kings.N, c.Buckets})
 	return t
 }

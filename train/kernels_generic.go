@@ -2,19 +2,19 @@
 
 package train
 
-import "github.com/rochade/rochade/eval"
-
 // simdEnabled tells whether the AVX2 kernels are in use.
 const simdEnabled = false
 
-func accumulateRows(acc, bias *[eval.NetHidden]float32, w []float32, feats []uint16) {
+func accumulateRows(acc, bias []float32, w []float32, feats []uint16) {
 	accumulateRowsScalar(acc, bias, w, feats)
 }
 
-func addRow(dst, src *[eval.NetHidden]float32) { addRowScalar(dst, src) }
+func addRow(dst, src []float32) { addRowScalar(dst, src) }
 
-func dotSCReLU(acc, o *[eval.NetHidden]float32) float32 { return dotSCReLUScalar(acc, o) }
+func dotSCReLU(acc, o []float32) float32 { return dotSCReLUScalar(acc, o) }
 
-func hiddenGrad(acc, o *[eval.NetHidden]float32, d float32, gout, gacc *[eval.NetHidden]float32) {
+func hiddenGrad(acc, o []float32, d float32, gout, gacc []float32) {
 	hiddenGradScalar(acc, o, d, gout, gacc)
 }
+
+func adamStep(c adamConsts, p, m, v, g []float32, update bool) { adamStepScalar(c, p, m, v, g, update) }

@@ -2,13 +2,16 @@
 // positions and writes the quantised net file the engine loads. No engine
 // package imports it.
 //
-// The network (file format v2) is 768 -> 256x2 -> 1 with B output buckets:
-// each colour has an accumulator over the 768 piece-square inputs seen from
-// its own side, the activation is SCReLU (clamp to [0,1], squared) and the
-// output layer reads the side to move's accumulator first; it has B sets of
-// weights, and the number of pieces on the board picks one
-// (eval.NetBucket). Package eval defines the shape, the quantisation and
-// the file format (eval.WriteNet, eval.LoadNet); the trainer uses them
+// The network is (K*768) -> Hx2 -> 1 with B output buckets: each colour
+// has an accumulator of width H (256 by default; 512 or 1024 for a wider
+// net) over the 768 piece-square inputs seen from its own side, in one of
+// K blocks chosen by its own king's square (eval.KingBuckets; K is 1 by
+// default, the plain net), the activation is SCReLU (clamp to [0,1],
+// squared) and the output layer reads the side to move's accumulator
+// first; it has B sets of weights, and the number of pieces on the board
+// picks one (eval.NetBucket). Package eval defines the shape, the
+// quantisation and the file format (eval.WriteNet, eval.LoadNet; version
+// 2 for the plain net of width 256, 3 otherwise); the trainer uses them
 // directly.
 package train
 
@@ -39,32 +42,68 @@ func flip(f uint16) uint16 {
 	return f ^ 56
 }
 
-// Net holds float weights. W is [Inputs][Hidden] flat (index f*Hidden+h),
-// O is [Buckets][2*Hidden] flat (index b*2*Hidden + h, the side to move's
-// half first) and OB [Buckets]; Buckets is len(OB).
+// Net holds float weights. W is [Kings.N*Inputs][Hidden] flat (index
+// f*Hidden+h, f the bucketed input), O is [Buckets][2*Hidden] flat (index
+// b*2*Hidden + h, the side to move's half first) and OB [Buckets];
+// Buckets is len(OB).
 type Net struct {
 	W  []float32
 	B  []float32
 	O  []float32
 	OB []float32
+
+	Hidden int              // accumulator width
+	Kings  eval.KingBuckets // king input buckets
 }
 
 // Buckets is the number of output buckets.
 func (n *Net) Buckets() int { return len(n.OB) }
 
-// NewNet returns a randomly initialised net with the given number of
-// output buckets (1..eval.NetMaxBuckets), deterministic for a seed. Bucket 0 gets
-// the same weights whatever the number of buckets, so a one-bucket net is
-// the net of the trainer before buckets.
+// shape is the size of a net's parts, which places them in the trainer's
+// flat parameter vector: W at 0, then B, O and OB.
+type shape struct{ hidden, kings, buckets int }
+
+func (n *Net) shape() shape { return shape{n.Hidden, n.Kings.N, n.Buckets()} }
+
+func (s shape) offB() int   { return s.kings * eval.NetInputs * s.hidden }
+func (s shape) offO() int   { return s.offB() + s.hidden }
+func (s shape) offOB() int  { return s.offO() + s.buckets*2*s.hidden }
+func (s shape) params() int { return s.offOB() + s.buckets }
+
+// NumParams is the number of parameters of a net with the given output
+// buckets, width and king buckets.
+func NumParams(buckets, hidden, kingBuckets int) int {
+	return shape{hidden, kingBuckets, buckets}.params()
+}
+
+// NewNet returns a randomly initialised net of width eval.NetHidden with
+// one king bucket (the plain net) and the given number of output buckets
+// (1..eval.NetMaxBuckets), deterministic for a seed. Bucket 0 gets the same
+// weights whatever the number of buckets, so a one-bucket net is the net
+// of the trainer before buckets.
 func NewNet(seed uint64, buckets int) *Net {
+	return NewShapedNet(seed, buckets, eval.NetHidden, eval.PlainKings)
+}
+
+// NewShapedNet is NewNet with the given width and king buckets. The plain
+// shape gets NewNet's weights.
+func NewShapedNet(seed uint64, buckets, hidden int, kings eval.KingBuckets) *Net {
 	if buckets < 1 || buckets > eval.NetMaxBuckets {
 		panic(fmt.Sprintf("train: %d output buckets, want 1..%d", buckets, eval.NetMaxBuckets))
 	}
+	if err := eval.CheckHidden(hidden); err != nil {
+		panic("train: " + err.Error())
+	}
+	if err := kings.Check(); err != nil {
+		panic("train: " + err.Error())
+	}
 	n := &Net{
-		W:  make([]float32, eval.NetInputs*eval.NetHidden),
-		B:  make([]float32, eval.NetHidden),
-		O:  make([]float32, buckets*2*eval.NetHidden),
-		OB: make([]float32, buckets),
+		W:      make([]float32, kings.N*eval.NetInputs*hidden),
+		B:      make([]float32, hidden),
+		O:      make([]float32, buckets*2*hidden),
+		OB:     make([]float32, buckets),
+		Hidden: hidden,
+		Kings:  kings,
 	}
 	r := rand.New(rand.NewPCG(seed, 0x7261696e))
 	// About 30 inputs are active: an accumulator starts with a spread of
@@ -84,10 +123,12 @@ func NewNet(seed uint64, buckets int) *Net {
 // Clone returns a deep copy.
 func (n *Net) Clone() *Net {
 	c := &Net{
-		W:  append([]float32(nil), n.W...),
-		B:  append([]float32(nil), n.B...),
-		O:  append([]float32(nil), n.O...),
-		OB: append([]float32(nil), n.OB...),
+		W:      append([]float32(nil), n.W...),
+		B:      append([]float32(nil), n.B...),
+		O:      append([]float32(nil), n.O...),
+		OB:     append([]float32(nil), n.OB...),
+		Hidden: n.Hidden,
+		Kings:  n.Kings,
 	}
 	return c
 }
@@ -120,15 +161,54 @@ func Features(dst []uint16, pos *v.Position) []uint16 {
 	return dst
 }
 
-// perspectives fills stm and opp with the features of the side to move's
-// and the other side's accumulator, from White-perspective features fw.
-func perspectives(fw []uint16, whiteToMove bool, stm, opp *[eval.NetMaxActive]uint16) {
-	for i, f := range fw {
-		if whiteToMove {
-			stm[i], opp[i] = f, flip(f)
-		} else {
-			stm[i], opp[i] = flip(f), f
+// kingInput turns a feature of the 768 of one perspective into the
+// bucketed input of a perspective whose king is on rel (its side's view).
+// Reflecting the square is f^7: the square is the low six bits of f.
+func kingInput(k *eval.KingBuckets, rel v.Square, f uint16) uint16 {
+	b, m := k.Of(rel)
+	if m {
+		f ^= 7
+	}
+	return uint16(b*eval.NetInputs) + f
+}
+
+// White-perspective king features: the White king is 320+square, the
+// Black king 704+square.
+const (
+	whiteKingFeature = 320
+	blackKingFeature = 384 + 320
+)
+
+// perspectives fills stm and opp with the inputs of the side to move's
+// and the other side's accumulator, from White-perspective features fw,
+// for the king bucket layout k.
+func perspectives(k *eval.KingBuckets, fw []uint16, whiteToMove bool, stm, opp *[eval.NetMaxActive]uint16) {
+	if k.Plain() {
+		for i, f := range fw {
+			if whiteToMove {
+				stm[i], opp[i] = f, flip(f)
+			} else {
+				stm[i], opp[i] = flip(f), f
+			}
 		}
+		return
+	}
+	var wk, bk v.Square // each king's square seen from its own side
+	for _, f := range fw {
+		switch {
+		case f >= whiteKingFeature && f < whiteKingFeature+64:
+			wk = v.Square(f - whiteKingFeature)
+		case f >= blackKingFeature:
+			bk = v.Square(f-blackKingFeature) ^ 56
+		}
+	}
+	ws, bs := stm, opp
+	if !whiteToMove {
+		ws, bs = opp, stm
+	}
+	for i, f := range fw {
+		ws[i] = kingInput(k, wk, f)
+		bs[i] = kingInput(k, bk, flip(f))
 	}
 }
 
@@ -139,27 +219,27 @@ func screlu(x float32) float32 {
 }
 
 // accumulate sets acc to B plus the W rows of feats.
-func (n *Net) accumulate(acc *[eval.NetHidden]float32, feats []uint16) {
-	accumulateRows(acc, (*[eval.NetHidden]float32)(n.B), n.W, feats)
+func (n *Net) accumulate(acc []float32, feats []uint16) {
+	accumulateRows(acc, n.B, n.W, feats)
 }
 
 // output is the raw output (eval = output*Scale) of output bucket b given
 // both accumulators.
-func (n *Net) output(stm, opp *[eval.NetHidden]float32, b int) float32 {
-	o := n.O[b*2*eval.NetHidden : (b+1)*2*eval.NetHidden]
-	return dotSCReLU(stm, (*[eval.NetHidden]float32)(o[:eval.NetHidden])) +
-		dotSCReLU(opp, (*[eval.NetHidden]float32)(o[eval.NetHidden:])) + n.OB[b]
+func (n *Net) output(stm, opp []float32, b int) float32 {
+	h := n.Hidden
+	o := n.O[b*2*h : (b+1)*2*h]
+	return dotSCReLU(stm, o[:h]) + dotSCReLU(opp, o[h:]) + n.OB[b]
 }
 
 // EvalFeatures is the float network's raw output for White-perspective
 // features fw with the given side to move; multiply by Scale for cp.
 func (n *Net) EvalFeatures(fw []uint16, whiteToMove bool) float32 {
 	var stm, opp [eval.NetMaxActive]uint16
-	perspectives(fw, whiteToMove, &stm, &opp)
-	var as, ao [eval.NetHidden]float32
-	n.accumulate(&as, stm[:len(fw)])
-	n.accumulate(&ao, opp[:len(fw)])
-	return n.output(&as, &ao, eval.NetBucket(len(fw), n.Buckets()))
+	perspectives(&n.Kings, fw, whiteToMove, &stm, &opp)
+	var as, ao [eval.NetMaxHidden]float32
+	n.accumulate(as[:n.Hidden], stm[:len(fw)])
+	n.accumulate(ao[:n.Hidden], opp[:len(fw)])
+	return n.output(as[:n.Hidden], ao[:n.Hidden], eval.NetBucket(len(fw), n.Buckets()))
 }
 
 // Eval is the float network's evaluation of pos in centipawns from the side

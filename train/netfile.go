@@ -16,11 +16,14 @@ import (
 // QuantNet is a quantised net as the file holds it, in the trainer's flat
 // layout (QA and QB are eval.NetQA and eval.NetQB).
 type QuantNet struct {
-	W        []int16 // [eval.NetInputs][eval.NetHidden], round(W*QA)
-	B        []int16 // [eval.NetHidden], round(B*QA)
-	O        []int16 // [Buckets][2*eval.NetHidden], side to move first, round(O*QB)
+	W        []int16 // [Kings.N*eval.NetInputs][Hidden], round(W*QA)
+	B        []int16 // [Hidden], round(B*QA)
+	O        []int16 // [Buckets][2*Hidden], side to move first, round(O*QB)
 	OB       []int32 // [Buckets], round(ob*QA*QB)
 	Manifest []byte  // UTF-8 JSON
+
+	Hidden int              // accumulator width
+	Kings  eval.KingBuckets // king input buckets
 }
 
 // Buckets is the number of output buckets.
@@ -35,10 +38,12 @@ func roundClamp16(x float64) int16 {
 // be within MaxSize (Clip does that) for the values to be exact roundings.
 func (n *Net) Quantise() *QuantNet {
 	q := &QuantNet{
-		W:  make([]int16, len(n.W)),
-		B:  make([]int16, len(n.B)),
-		O:  make([]int16, len(n.O)),
-		OB: make([]int32, len(n.OB)),
+		W:      make([]int16, len(n.W)),
+		B:      make([]int16, len(n.B)),
+		O:      make([]int16, len(n.O)),
+		OB:     make([]int32, len(n.OB)),
+		Hidden: n.Hidden,
+		Kings:  n.Kings,
 	}
 	for i, w := range n.W {
 		q.W[i] = roundClamp16(float64(w) * eval.NetQA)
@@ -58,38 +63,36 @@ func (n *Net) Quantise() *QuantNet {
 // EngineNet returns q as the engine's net (package eval), which
 // implements the file format.
 func (q *QuantNet) EngineNet() (*eval.Net, error) {
-	nb := q.Buckets()
-	if len(q.W) != eval.NetInputs*eval.NetHidden || len(q.B) != eval.NetHidden || nb < 1 || nb > eval.NetMaxBuckets || len(q.O) != nb*2*eval.NetHidden {
+	nb, h := q.Buckets(), q.Hidden
+	if eval.CheckHidden(h) != nil || q.Kings.Check() != nil || nb < 1 || nb > eval.NetMaxBuckets ||
+		len(q.W) != q.Kings.N*eval.NetInputs*h || len(q.B) != h || len(q.O) != nb*2*h {
 		return nil, errors.New("net has the wrong shape")
 	}
-	n := &eval.Net{Manifest: string(q.Manifest)}
-	copy(n.W[:], q.W)
-	copy(n.B[:], q.B)
-	for b := range nb {
-		copy(n.O[b][:], q.O[b*2*eval.NetHidden:])
-	}
-	copy(n.OB[:], q.OB)
-	if err := n.SetBuckets(nb); err != nil {
+	n, err := eval.NewNet(h, q.Kings, nb)
+	if err != nil {
 		return nil, err
 	}
+	n.Manifest = string(q.Manifest)
+	copy(n.W, q.W)
+	copy(n.B, q.B)
+	copy(n.O, q.O)
+	copy(n.OB[:], q.OB)
 	return n, nil
 }
 
 // QuantNetOf is the trainer's copy of an engine net (package eval reads
 // and writes the file format: eval.LoadNet, eval.WriteNet).
 func QuantNetOf(n *eval.Net) *QuantNet {
-	nb := n.Buckets()
-	q := &QuantNet{
-		W:        slices.Clone(n.W[:]),
-		B:        slices.Clone(n.B[:]),
-		O:        make([]int16, 0, nb*2*eval.NetHidden),
+	nb, h := n.Buckets(), n.Hidden()
+	return &QuantNet{
+		W:        slices.Clone(n.W),
+		B:        slices.Clone(n.B),
+		O:        slices.Clone(n.O[:nb*2*h]),
 		OB:       slices.Clone(n.OB[:nb]),
 		Manifest: []byte(n.Manifest),
+		Hidden:   h,
+		Kings:    n.Kings(),
 	}
-	for b := range nb {
-		q.O = append(q.O, n.O[b][:]...)
-	}
-	return q
 }
 
 // SaveNetFile writes q to path in the net file format (eval.WriteNet),
@@ -134,20 +137,22 @@ func (q *QuantNet) QuantEval(pos *v.Position) int {
 // EvalFeatures is QuantEval on White-perspective features.
 func (q *QuantNet) EvalFeatures(fw []uint16, whiteToMove bool) int {
 	var stm, opp [eval.NetMaxActive]uint16
-	perspectives(fw, whiteToMove, &stm, &opp)
+	perspectives(&q.Kings, fw, whiteToMove, &stm, &opp)
+	h := q.Hidden
 	b := eval.NetBucket(len(fw), q.Buckets())
-	o := q.O[b*2*eval.NetHidden : (b+1)*2*eval.NetHidden]
-	sum := q.half(stm[:len(fw)], o[:eval.NetHidden]) + q.half(opp[:len(fw)], o[eval.NetHidden:])
+	o := q.O[b*2*h : (b+1)*2*h]
+	sum := q.half(stm[:len(fw)], o[:h]) + q.half(opp[:len(fw)], o[h:])
 	out := (sum/eval.NetQA + int64(q.OB[b])) * eval.NetScale / (eval.NetQA * eval.NetQB)
 	return int(out)
 }
 
 // half is sum over h of clamp(acc[h],0,QA)^2 * o[h] for one accumulator.
 func (q *QuantNet) half(feats []uint16, o []int16) int64 {
-	var acc [eval.NetHidden]int16
-	copy(acc[:], q.B)
+	var buf [eval.NetMaxHidden]int16
+	acc := buf[:q.Hidden]
+	copy(acc, q.B)
 	for _, f := range feats {
-		row := q.W[int(f)*eval.NetHidden : int(f)*eval.NetHidden+eval.NetHidden]
+		row := q.W[int(f)*q.Hidden : (int(f)+1)*q.Hidden]
 		for h, w := range row {
 			s := int32(acc[h]) + int32(w)
 			if s != int32(int16(s)) {
@@ -168,10 +173,12 @@ func (q *QuantNet) half(feats []uint16, o []int16) int64 {
 // (weights divided by their scales).
 func (q *QuantNet) Float() *Net {
 	n := &Net{
-		W:  make([]float32, len(q.W)),
-		B:  make([]float32, len(q.B)),
-		O:  make([]float32, len(q.O)),
-		OB: make([]float32, len(q.OB)),
+		W:      make([]float32, len(q.W)),
+		B:      make([]float32, len(q.B)),
+		O:      make([]float32, len(q.O)),
+		OB:     make([]float32, len(q.OB)),
+		Hidden: q.Hidden,
+		Kings:  q.Kings,
 	}
 	for i, x := range q.W {
 		n.W[i] = float32(x) / eval.NetQA

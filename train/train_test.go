@@ -137,36 +137,39 @@ func TestMirrorSymmetry(t *testing.T) {
 }
 
 // refLoss is an independent float64 implementation of the training loss
-// of a net with nb output buckets.
-func refLoss(p []float64, nb int, pos []*v.Position, scores []int, results []float64, k, lambda float64) float64 {
+// of a net of shape sh (output buckets, width, king buckets): the inputs
+// are eval's (KingBuckets.Index).
+func refLoss(p []float64, sh shape, kings eval.KingBuckets, pos []*v.Position, scores []int, results []float64, k, lambda float64) float64 {
 	var total float64
+	nb, hid := sh.buckets, sh.hidden
+	offB, offO := sh.offB(), sh.offO()
 	for i, ps := range pos {
 		pieces := ps.Occupied().Count()
 		div := (32 + nb - 1) / nb
 		b := min((pieces-2)/div, nb-1)
-		var acc [2][eval.NetHidden]float64
+		acc := [2][]float64{make([]float64, hid), make([]float64, hid)}
 		for side := range 2 {
 			pp := ps.Side()
 			if side == 1 {
 				pp = pp.Other()
 			}
-			copy(acc[side][:], p[offB:offB+eval.NetHidden])
+			copy(acc[side], p[offB:offB+hid])
 			for c := v.White; c <= v.Black; c++ {
 				for pt := v.Pawn; pt <= v.King; pt++ {
 					for bb := ps.Pieces(c, pt); bb != 0; {
-						f := eval.FeatureIndex(pp, c, pt, bb.PopLSB())
-						for h := range eval.NetHidden {
-							acc[side][h] += p[offW+f*eval.NetHidden+h]
+						f := kings.Index(pp, ps.KingSquare(pp), c, pt, bb.PopLSB())
+						for h := range hid {
+							acc[side][h] += p[offW+f*hid+h]
 						}
 					}
 				}
 			}
 		}
-		out := p[offO+nb*2*eval.NetHidden+b]
+		out := p[offO+nb*2*hid+b]
 		for side := range 2 {
-			for h := range eval.NetHidden {
+			for h := range hid {
 				a := min(max(acc[side][h], 0), 1)
-				out += a * a * p[offO+b*2*eval.NetHidden+side*eval.NetHidden+h]
+				out += a * a * p[offO+b*2*hid+side*hid+h]
 			}
 		}
 		s, res := float64(scores[i]), results[i]
@@ -182,14 +185,19 @@ func refLoss(p []float64, nb int, pos []*v.Position, scores []int, results []flo
 
 func TestGradientMatchesFiniteDifferences(t *testing.T) {
 	for _, nb := range []int{1, 3, 8} {
-		t.Run(fmt.Sprint(nb, " buckets"), func(t *testing.T) { testGradient(t, nb) })
+		t.Run(fmt.Sprint(nb, " buckets"), func(t *testing.T) { testGradient(t, nb, eval.NetHidden, eval.PlainKings) })
+	}
+	for _, name := range []string{"4", "8"} {
+		kb := KingLayouts[name]
+		t.Run("width 512, king buckets "+name, func(t *testing.T) { testGradient(t, 3, 512, kb) })
 	}
 }
 
 // testGradient checks the trainer's loss and gradient against refLoss and
 // its central differences, on positions of different piece counts so that
-// several output buckets are used.
-func testGradient(t *testing.T, nb int) {
+// several output buckets are used (and, with king buckets, kings on both
+// wings, so that mirrored and unmirrored inputs are used).
+func testGradient(t *testing.T, nb, hid int, kings eval.KingBuckets) {
 	r := rand.New(rand.NewPCG(5, 6))
 	var pos []*v.Position
 	used := map[int]bool{}
@@ -213,13 +221,15 @@ func testGradient(t *testing.T, nb int) {
 		results = append(results, res)
 		d.Add(p, s, res)
 	}
-	net := NewNet(7, nb)
+	net := NewShapedNet(7, nb, hid, kings)
 	for i := range net.O {
 		net.O[i] *= 6 // a livelier output than at initialisation
 	}
 	for i := range net.OB {
 		net.OB[i] = 0.1 - 0.03*float32(i)
 	}
+	sh := net.shape()
+	offB, offO, offOB := sh.offB(), sh.offO(), sh.offOB()
 	cfg := DefaultConfig()
 	cfg.K, cfg.Lambda, cfg.Threads = 180, 0.6, 2
 	tr := NewTrainer(net, cfg)
@@ -228,37 +238,46 @@ func testGradient(t *testing.T, nb int) {
 		idx[i] = uint32(i)
 	}
 	loss, g := tr.Gradient(d, idx)
-	if len(g) != NumParams(nb) {
-		t.Fatalf("%d gradients, want %d", len(g), NumParams(nb))
+	if len(g) != NumParams(nb, hid, kings.N) {
+		t.Fatalf("%d gradients, want %d", len(g), NumParams(nb, hid, kings.N))
 	}
 
 	p := make([]float64, len(tr.P))
 	for i, x := range tr.P {
 		p[i] = float64(x)
 	}
-	ref := refLoss(p, nb, pos, scores, results, cfg.K, cfg.Lambda)
+	ref := refLoss(p, sh, kings, pos, scores, results, cfg.K, cfg.Lambda)
 	if math.Abs(loss-ref) > 1e-5*max(1, ref) {
 		t.Fatalf("loss %v, reference %v", loss, ref)
 	}
-	// Parameters to check: rows of features of position 0, biases, the
-	// output weights and bias of every bucket (those of unused buckets
-	// must have no gradient).
+	// Parameters to check: rows of the inputs of a few pieces of the
+	// first positions from both sides, biases, the output weights and bias
+	// of every bucket (those of unused buckets must have no gradient).
 	var check []int
-	for _, f := range d.Features(0)[:4] {
-		for _, ff := range []int{int(f), int(flip(f))} {
-			for range 6 {
-				check = append(check, offW+ff*eval.NetHidden+r.IntN(eval.NetHidden))
+	for i := range 3 {
+		ps := pos[i]
+		for _, persp := range []v.Color{v.White, v.Black} {
+			n := 0
+			for c := v.White; c <= v.Black; c++ {
+				for pt := v.Pawn; pt <= v.King; pt++ {
+					for bb := ps.Pieces(c, pt); bb != 0 && n < 3; n++ {
+						f := kings.Index(persp, ps.KingSquare(persp), c, pt, bb.PopLSB())
+						for range 4 {
+							check = append(check, offW+f*hid+r.IntN(hid))
+						}
+					}
+				}
 			}
 		}
 	}
 	for range 12 {
-		check = append(check, offB+r.IntN(eval.NetHidden))
+		check = append(check, offB+r.IntN(hid))
 	}
 	for b := range nb {
 		for range 8 {
-			check = append(check, offO+b*2*eval.NetHidden+r.IntN(2*eval.NetHidden))
+			check = append(check, offO+b*2*hid+r.IntN(2*hid))
 		}
-		check = append(check, offOB(nb)+b)
+		check = append(check, offOB+b)
 	}
 	var gmax float64
 	for _, j := range check {
@@ -269,20 +288,39 @@ func testGradient(t *testing.T, nb int) {
 	}
 	for b := range nb {
 		zero := true
-		for j := offO + b*2*eval.NetHidden; j < offO+(b+1)*2*eval.NetHidden; j++ {
+		for j := offO + b*2*hid; j < offO+(b+1)*2*hid; j++ {
 			zero = zero && g[j] == 0
 		}
-		if zero != (g[offOB(nb)+b] == 0) || zero == used[b] {
-			t.Errorf("bucket %d: used %v, output gradient zero %v, bias gradient %v", b, used[b], zero, g[offOB(nb)+b])
+		if zero != (g[offOB+b] == 0) || zero == used[b] {
+			t.Errorf("bucket %d: used %v, output gradient zero %v, bias gradient %v", b, used[b], zero, g[offOB+b])
+		}
+	}
+	// No input of another king bucket than those of the kings of the
+	// positions has a gradient.
+	if kings.N > 1 {
+		active := map[int]bool{}
+		for _, ps := range pos {
+			for _, persp := range []v.Color{v.White, v.Black} {
+				active[kings.Index(persp, ps.KingSquare(persp), v.White, v.Pawn, 8)/eval.NetInputs] = true
+			}
+		}
+		for kb := range kings.N {
+			nonzero := false
+			for _, x := range g[kb*eval.NetInputs*hid : (kb+1)*eval.NetInputs*hid] {
+				nonzero = nonzero || x != 0
+			}
+			if nonzero != active[kb] {
+				t.Errorf("king bucket %d: active %v, has a gradient %v", kb, active[kb], nonzero)
+			}
 		}
 	}
 	const eps = 1e-4
 	for _, j := range check {
 		old := p[j]
 		p[j] = old + eps
-		lp := refLoss(p, nb, pos, scores, results, cfg.K, cfg.Lambda)
+		lp := refLoss(p, sh, kings, pos, scores, results, cfg.K, cfg.Lambda)
 		p[j] = old - eps
-		lm := refLoss(p, nb, pos, scores, results, cfg.K, cfg.Lambda)
+		lm := refLoss(p, sh, kings, pos, scores, results, cfg.K, cfg.Lambda)
 		p[j] = old
 		num := (lp - lm) / (2 * eps)
 		if diff := math.Abs(num - float64(g[j])); diff > 1e-3*gmax+1e-2*math.Abs(num) {

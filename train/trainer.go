@@ -11,19 +11,10 @@ import (
 	"github.com/rochade/rochade/eval"
 )
 
-// Parameter layout of the flat parameter, gradient and Adam vectors: W,
-// B, then O (Buckets*2*Hidden) and OB (Buckets) at offOB(Buckets).
-const (
-	offW = 0
-	offB = eval.NetInputs * eval.NetHidden
-	offO = offB + eval.NetHidden
-)
-
-// offOB is the offset of the output biases in a net with nb buckets.
-func offOB(nb int) int { return offO + nb*2*eval.NetHidden }
-
-// NumParams is the number of parameters of a net with nb output buckets.
-func NumParams(nb int) int { return offOB(nb) + nb }
+// Parameter layout of the flat parameter, gradient and Adam vectors: W
+// at offW, then B, O (Buckets*2*Hidden) and OB (Buckets) at the offsets
+// of the net's shape (offB, offO, offOB).
+const offW = 0
 
 // Config holds the training hyper-parameters.
 type Config struct {
@@ -87,31 +78,32 @@ type worker struct {
 	g        []float32 // gradient, NumParam
 	loss     float64
 	loss2    float64
-	acS, acO [eval.NetHidden]float32
-	gS, gO   [eval.NetHidden]float32
+	acS, acO [eval.NetMaxHidden]float32 // the first Hidden are used
+	gS, gO   [eval.NetMaxHidden]float32
 	stm, opp [eval.NetMaxActive]uint16
 }
 
 // NewTrainer takes over net (its slices are re-pointed into the trainer's
 // flat parameter vector).
 func NewTrainer(net *Net, cfg Config) *Trainer {
-	np := NumParams(net.Buckets())
+	sh := net.shape()
+	np := sh.params()
 	t := &Trainer{Cfg: cfg, P: make([]float32, np), M: make([]float32, np), V: make([]float32, np)}
 	copy(t.P[offW:], net.W)
-	copy(t.P[offB:], net.B)
-	copy(t.P[offO:], net.O)
-	copy(t.P[offOB(net.Buckets()):], net.OB)
+	copy(t.P[sh.offB():], net.B)
+	copy(t.P[sh.offO():], net.O)
+	copy(t.P[sh.offOB():], net.OB)
 	t.Net = net
-	t.alias(net.Buckets())
+	t.alias(sh)
 	return t
 }
 
-// alias points the net's slices into P, for nb buckets.
-func (t *Trainer) alias(nb int) {
-	ob := offOB(nb)
-	t.Net.W = t.P[offW:offB:offB]
-	t.Net.B = t.P[offB:offO:offO]
-	t.Net.O = t.P[offO:ob:ob]
+// alias points the net's slices into P, for the shape sh.
+func (t *Trainer) alias(sh shape) {
+	b, o, ob, nb := sh.offB(), sh.offO(), sh.offOB(), sh.buckets
+	t.Net.W = t.P[offW:b:b]
+	t.Net.B = t.P[b:o:o]
+	t.Net.O = t.P[o:ob:ob]
 	t.Net.OB = t.P[ob : ob+nb : ob+nb]
 }
 
@@ -151,11 +143,12 @@ func (t *Trainer) target(d *Dataset, i int) float32 {
 // forward computes both accumulators of a sample and returns the raw
 // output and the output bucket used.
 func (w *worker) forward(n *Net, fw []uint16, whiteToMove bool) (float32, int) {
-	perspectives(fw, whiteToMove, &w.stm, &w.opp)
-	n.accumulate(&w.acS, w.stm[:len(fw)])
-	n.accumulate(&w.acO, w.opp[:len(fw)])
+	h := n.Hidden
+	perspectives(&n.Kings, fw, whiteToMove, &w.stm, &w.opp)
+	n.accumulate(w.acS[:h], w.stm[:len(fw)])
+	n.accumulate(w.acO[:h], w.opp[:len(fw)])
 	b := eval.NetBucket(len(fw), n.Buckets())
-	return n.output(&w.acS, &w.acO, b), b
+	return n.output(w.acS[:h], w.acO[:h], b), b
 }
 
 // sample adds the gradient of one sample's loss times scale to w.g and
@@ -166,21 +159,23 @@ func (w *worker) sample(n *Net, fw []uint16, whiteToMove bool, target, gain, sca
 	p := float32(sigmoid(float64(out * gain)))
 	e := p - target
 	d := 2 * e * p * (1 - p) * gain * scale // dLoss/dout
+	h, sh := n.Hidden, n.shape()
 	g := w.g
-	gw := g[offW:offB:offB]
-	gb := (*[eval.NetHidden]float32)(g[offB:])
-	o := n.O[b*2*eval.NetHidden : (b+1)*2*eval.NetHidden]
-	og := offO + b*2*eval.NetHidden
-	hiddenGrad(&w.acS, (*[eval.NetHidden]float32)(o[:eval.NetHidden]), d, (*[eval.NetHidden]float32)(g[og:]), &w.gS)
-	hiddenGrad(&w.acO, (*[eval.NetHidden]float32)(o[eval.NetHidden:]), d, (*[eval.NetHidden]float32)(g[og+eval.NetHidden:]), &w.gO)
-	addRow(gb, &w.gS)
-	addRow(gb, &w.gO)
-	g[offOB(n.Buckets())+b] += d
+	gw := g[offW:sh.offB():sh.offB()]
+	gb := g[sh.offB() : sh.offB()+h]
+	o := n.O[b*2*h : (b+1)*2*h]
+	og := sh.offO() + b*2*h
+	acS, acO, gS, gO := w.acS[:h], w.acO[:h], w.gS[:h], w.gO[:h]
+	hiddenGrad(acS, o[:h], d, g[og:og+h], gS)
+	hiddenGrad(acO, o[h:], d, g[og+h:og+2*h], gO)
+	addRow(gb, gS)
+	addRow(gb, gO)
+	g[sh.offOB()+b] += d
 	for _, f := range w.stm[:len(fw)] {
-		addRow((*[eval.NetHidden]float32)(gw[int(f)*eval.NetHidden:]), &w.gS)
+		addRow(gw[int(f)*h:int(f)*h+h], gS)
 	}
 	for _, f := range w.opp[:len(fw)] {
-		addRow((*[eval.NetHidden]float32)(gw[int(f)*eval.NetHidden:]), &w.gO)
+		addRow(gw[int(f)*h:int(f)*h+h], gO)
 	}
 	return e * e
 }
@@ -233,26 +228,27 @@ func (t *Trainer) adam(g []float32, lr float64) {
 	lrc := float32(lr / c1)
 	sc2 := float32(1 / math.Sqrt(c2))
 	decay := float32(1 - lr*t.Cfg.WD)
-	ob := offOB(t.Net.Buckets())
-	frozenLo, frozenHi := 0, 0
-	if t.Cfg.FreezeOutput {
-		frozenLo, frozenHi = offO, ob
+	sh := t.Net.shape()
+	offB, offO, ob := sh.offB(), sh.offO(), sh.offOB()
+	// The parts of P: the weights decay (W and O), the biases do not, and
+	// frozen output weights keep their values (their moments still move).
+	// A factor of 1 leaves x as it is.
+	segs := [...]struct {
+		lo, hi int
+		decay  float32
+		update bool
+	}{
+		{offW, offB, decay, true},
+		{offB, offO, 1, true},
+		{offO, ob, decay, !t.Cfg.FreezeOutput},
+		{ob, len(t.P), 1, true},
 	}
 	t.parallel(len(t.P), func(_, lo, hi int) {
-		p, m, v, g := t.P[lo:hi:hi], t.M[lo:hi:hi], t.V[lo:hi:hi], g[lo:hi:hi]
-		for j := range p {
-			gj := g[j]
-			mj := b1*m[j] + (1-b1)*gj
-			vj := b2*v[j] + (1-b2)*gj*gj
-			m[j], v[j] = mj, vj
-			x := p[j]
-			if k := lo + j; k >= frozenLo && k < frozenHi {
-				continue
-			} else if k < offB || (k >= offO && k < ob) {
-				x *= decay
+		for _, s := range segs {
+			a, b := max(lo, s.lo), min(hi, s.hi)
+			if a < b {
+				adamStep(adamConsts{lrc, sc2, s.decay}, t.P[a:b:b], t.M[a:b:b], t.V[a:b:b], g[a:b:b], s.update)
 			}
-			x -= lrc * mj / (float32(math.Sqrt(float64(vj)))*sc2 + eps)
-			p[j] = min(max(x, -MaxSize), MaxSize)
 		}
 	})
 }
@@ -361,7 +357,8 @@ func (t *Trainer) RunEpoch(train, val *Dataset, start time.Time, progress io.Wri
 // resolution (multiples of 1/QB), so that a following FreezeOutput
 // fine-tuning of the first layer can absorb their rounding error.
 func (t *Trainer) RoundOutput() {
-	for i := offO; i < offOB(t.Net.Buckets()); i++ {
+	sh := t.Net.shape()
+	for i := sh.offO(); i < sh.offOB(); i++ {
 		t.P[i] = float32(math.Round(float64(t.P[i])*eval.NetQB) / eval.NetQB)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -20,10 +21,21 @@ import (
 
 const trainUsage = `Usage: rochade train --data FILE[,FILE...] [flags]
 
-Trains the 768->256x2->1 SCReLU evaluation net, with --buckets output
+Trains the (K*768)->Hx2->1 SCReLU evaluation net, with --buckets output
 buckets chosen by the number of pieces on the board, on scored positions
-and writes the quantised net file (format RCHDNNUE v2; --buckets 1 is the
-net without buckets, written as v2 with one bucket).
+and writes the quantised net file. H is --hidden (256 by default); K is
+the number of king buckets of --king-buckets (1 by default: the plain
+net), a block of 768 inputs chosen by each side's own king square, with
+the board reflected a <-> h while that king is on files e-h unless
+--king-mirror=false. The plain net of width 256 is written in format
+RCHDNNUE v2, which every build reads; any other in v3.
+
+King bucket layouts: 1 (none), 4 (rank 1 wing a-b | rank 1 centre c-d |
+rank 2 | ranks 3-8), 8 (a1-b1 | c1 | d1 | a2-b2 | c2-d2 | ranks 3-4 wing
+| ranks 3-4 centre | ranks 5-8), or 32 comma-separated bucket numbers for
+a1 b1 c1 d1 a2 ... d8 (the king's own side's view, files e-h folded onto
+d-a). With king mirroring, --mirror only repeats every position: a
+reflected position has the same inputs.
 
 Data files: text lines "<FEN> | <score cp, White's view> | <1.0|0.5|0.0>"
 (plain, or xz-compressed with a .xz suffix). Positions in check or with
@@ -46,6 +58,10 @@ type manifest struct {
 	ValLast      int           `json:"val_last,omitempty"`
 	Mirror       bool          `json:"mirror,omitempty"`
 	Buckets      int           `json:"buckets"`
+	Hidden       int           `json:"hidden"`
+	KingBuckets  int           `json:"king_buckets"`
+	KingMap      []int         `json:"king_map,omitempty"`
+	KingMirror   bool          `json:"king_mirror,omitempty"`
 	TrainCount   int           `json:"train_positions"`
 	ValCount     int           `json:"val_positions"`
 	Filters      train.Filter  `json:"filters"`
@@ -81,22 +97,35 @@ func runTrain(args []string, stdout, stderr io.Writer) int {
 type trainOpts struct {
 	cfg                                train.Config
 	data, valFiles                     string
-	valLast, finish, buckets           int
+	valLast, finish, buckets, hidden   int
 	k                                  float64
 	flt                                train.Filter
 	outPath, bestPath, ckptDir, resume string
-	mirror                             bool
-	set                                map[string]bool // the flags given
+	mirror, kingMirror                 bool
+	kingLayout, cpuProfile             string
+	kings                              eval.KingBuckets // --king-buckets and --king-mirror
+	set                                map[string]bool  // the flags given
 }
 
 func trainMain(args []string, out, errOut io.Writer) error {
 	o, err := parseTrainFlags(args, errOut)
+	if err == nil && o.cpuProfile != "" {
+		f, ferr := os.Create(o.cpuProfile)
+		if ferr != nil {
+			return ferr
+		}
+		defer f.Close()
+		if ferr := pprof.StartCPUProfile(f); ferr != nil {
+			return ferr
+		}
+		defer pprof.StopCPUProfile()
+	}
 	if err != nil {
 		return err
 	}
 	start := time.Now()
 	man := manifest{
-		Format: fmt.Sprintf("RCHDNNUE v%d", eval.NetVersion), Trainer: "rochade train " + uci.Version,
+		Trainer: "rochade train " + uci.Version,
 		Filters: o.flt, FilterRules: train.FilterRules, Epochs: o.cfg.Epochs, FinishEpochs: o.finish, Batch: o.cfg.Batch,
 		LR: o.cfg.LR, Schedule: o.cfg.Schedule, WD: o.cfg.WD, Seed: o.cfg.Seed,
 	}
@@ -110,13 +139,27 @@ func trainMain(args []string, out, errOut io.Writer) error {
 	}
 	cfg := tr.Cfg
 	man.K, man.Lambda, man.Buckets = cfg.K, cfg.Lambda, tr.Net.Buckets()
+	man.Hidden, man.KingBuckets, man.KingMirror = tr.Net.Hidden, tr.Net.Kings.N, tr.Net.Kings.Mirror
+	if tr.Net.Kings.N > 1 {
+		for _, b := range tr.Net.Kings.Map {
+			man.KingMap = append(man.KingMap, int(b))
+		}
+	}
+	version := 2
+	if tr.Net.Hidden != eval.NetHidden || !tr.Net.Kings.Plain() {
+		version = 3
+	}
+	man.Format = fmt.Sprintf("RCHDNNUE v%d", version)
+	if o.mirror && tr.Net.Kings.Mirror {
+		fmt.Fprintln(out, "note: with king mirroring a reflected position has the same inputs; --mirror only repeats every position")
+	}
 	if o.ckptDir != "" {
 		if err := os.MkdirAll(o.ckptDir, 0o755); err != nil {
 			return err
 		}
 	}
-	fmt.Fprintf(out, "epochs %d + %d finishing, batch %d, lr %g (%s), wd %g, lambda %.2f, K %.1f, buckets %d, threads %d\n",
-		cfg.Epochs, o.finish, cfg.Batch, cfg.LR, cfg.Schedule, cfg.WD, cfg.Lambda, cfg.K, tr.Net.Buckets(), cfg.Threads)
+	fmt.Fprintf(out, "epochs %d + %d finishing, batch %d, lr %g (%s), wd %g, lambda %.2f, K %.1f, buckets %d, hidden %d, king buckets %d (mirror %v), threads %d\n",
+		cfg.Epochs, o.finish, cfg.Batch, cfg.LR, cfg.Schedule, cfg.WD, cfg.Lambda, cfg.K, tr.Net.Buckets(), tr.Net.Hidden, tr.Net.Kings.N, tr.Net.Kings.Mirror, cfg.Threads)
 	if tr.Epoch == 0 && valSet.Len() > 0 {
 		vl, vs := tr.Evaluate(valSet)
 		fmt.Fprintf(out, "epoch   0  val %.6f (score %.6f)\n", vl, vs)
@@ -175,9 +218,14 @@ func parseTrainFlags(args []string, errOut io.Writer) (*trainOpts, error) {
 	fs.StringVar(&o.resume, "resume", "", "checkpoint file (or checkpoint directory) to continue from")
 	fs.BoolVar(&o.mirror, "mirror", false, "also train on every training position reflected file-wise (a <-> h); validation positions are not reflected")
 	fs.IntVar(&o.buckets, "buckets", train.DefaultBuckets, fmt.Sprintf("output buckets by piece count, 1..%d (1: no buckets); a resumed run keeps its checkpoint's", eval.NetMaxBuckets))
+	fs.IntVar(&o.hidden, "hidden", eval.NetHidden, fmt.Sprintf("accumulator width: a multiple of %d up to %d; a resumed run keeps its checkpoint's", eval.NetHiddenStep, eval.NetMaxHidden))
+	fs.StringVar(&o.kingLayout, "king-buckets", "1", "king input buckets: a layout (1: none, 4, 8) or 32 comma-separated bucket numbers (see above); a resumed run keeps its checkpoint's")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
+	fs.BoolVar(&o.kingMirror, "king-mirror", false, "reflect a side's inputs a <-> h while its king is on files e-h (default: on for every king bucket layout but 1)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
+	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
@@ -191,10 +239,19 @@ func parseTrainFlags(args []string, errOut io.Writer) (*trainOpts, error) {
 	if o.buckets < 1 || o.buckets > eval.NetMaxBuckets {
 		return nil, fmt.Errorf("--buckets %d: want 1..%d", o.buckets, eval.NetMaxBuckets)
 	}
+	if err := eval.CheckHidden(o.hidden); err != nil {
+		return nil, fmt.Errorf("--hidden: %w", err)
+	}
+	var err error
+	if o.kings, err = train.ParseKingBuckets(o.kingLayout); err != nil {
+		return nil, fmt.Errorf("--king-buckets: %w", err)
+	}
+	if o.set["king-mirror"] {
+		o.kings.Mirror = o.kingMirror
+	}
 	if cfg.Schedule != "cosine" && cfg.Schedule != "step" {
 		return nil, fmt.Errorf("unknown --schedule %q", cfg.Schedule)
 	}
-	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
 	return o, nil
 }
 
@@ -266,7 +323,7 @@ func startTrainer(o *trainOpts, trainSet *train.Dataset, out io.Writer) (*train.
 			cfg.K = k
 			fmt.Fprintf(out, "K %.1f fitted (MSE of sigmoid(score/K) vs result %.5f)\n", k, mse)
 		}
-		return train.NewTrainer(train.NewNet(cfg.Seed, o.buckets), cfg), nil
+		return train.NewTrainer(train.NewShapedNet(cfg.Seed, o.buckets, o.hidden, o.kings), cfg), nil
 	}
 	path := o.resume
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
@@ -278,6 +335,12 @@ func startTrainer(o *trainOpts, trainSet *train.Dataset, out io.Writer) (*train.
 	}
 	if o.set["buckets"] && o.buckets != c.Buckets {
 		return nil, fmt.Errorf("--buckets %d, but %s has %d output buckets", o.buckets, path, c.Buckets)
+	}
+	if o.set["hidden"] && o.hidden != c.Hidden {
+		return nil, fmt.Errorf("--hidden %d, but %s has width %d", o.hidden, path, c.Hidden)
+	}
+	if (o.set["king-buckets"] || o.set["king-mirror"]) && o.kings != c.Kings {
+		return nil, fmt.Errorf("--king-buckets %s (mirror %v), but %s has %d king buckets %v (mirror %v)", o.kingLayout, o.kings.Mirror, path, c.Kings.N, c.Kings.Map, c.Kings.Mirror)
 	}
 	cfg.K = c.K
 	if !o.set["lambda"] {

@@ -4,14 +4,17 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/rochade/rochade/eval"
 	"github.com/rochade/rochade/train"
+	v "github.com/rochade/rochade/variant960"
 )
 
 // writeTrainData writes 400 scored lines over the given positions.
@@ -181,5 +184,104 @@ func TestTrainWritesToItsWriters(t *testing.T) {
 	out.Reset()
 	if rc := run([]string{"train", "--epochs", "1"}, nil, &out, &errOut); rc != 1 || !strings.Contains(errOut.String(), "rochade train: --data is required") {
 		t.Errorf("no --data: exit %d, stderr:\n%s", rc, errOut.String())
+	}
+}
+
+// TestTrainKingBuckets: `rochade train --hidden 512 --king-buckets 4` on a
+// few hundred positions of random Chess960 games writes a version 3 net
+// of that shape, which the engine loads and evaluates as the trainer's
+// reference inference does; a resumed run keeps the shape and refuses
+// another; bad values are refused.
+func TestTrainKingBuckets(t *testing.T) {
+	dir := t.TempDir()
+	r := rand.New(rand.NewPCG(17, 18))
+	var fens []string
+	for len(fens) < 400 {
+		p, _ := v.Chess960Position(r.IntN(960))
+		for ply := range 120 {
+			var ml v.MoveList
+			p.GenerateLegal(&ml)
+			if ml.N == 0 {
+				break
+			}
+			p.Make(ml.Moves[r.IntN(ml.N)])
+			if ply%6 == 5 && !p.InCheck() {
+				fens = append(fens, p.ShredderFEN())
+			}
+		}
+	}
+	data := writeTrainData(t, dir, fens)
+	net, ckpt := filepath.Join(dir, "kb.nnue"), filepath.Join(dir, "ck")
+	args := []string{"--data", data, "--val-last", "40", "--epochs", "1", "--finish-epochs", "1", "--batch", "64", "--threads", "2",
+		"--out", net, "--checkpoint", ckpt, "--hidden", "512", "--king-buckets", "4", "--mirror"}
+	var out, errOut bytes.Buffer
+	if err := trainMain(args, &out, &errOut); err != nil {
+		t.Fatalf("%v\n%s%s", err, out.String(), errOut.String())
+	}
+	if !strings.Contains(out.String(), "hidden 512, king buckets 4 (mirror true)") || !strings.Contains(out.String(), "--mirror only repeats") {
+		t.Errorf("output:\n%s", out.String())
+	}
+	q, err := train.LoadNetFile(net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m manifest
+	if err := json.Unmarshal(q.Manifest, &m); err != nil {
+		t.Fatal(err)
+	}
+	layout := train.KingLayouts["4"]
+	if m.Format != "RCHDNNUE v3" || m.Hidden != 512 || m.KingBuckets != 4 || !m.KingMirror || len(m.KingMap) != 32 || m.KingMap[2] != int(layout.Map[2]) || m.EpochsDone != 2 {
+		t.Errorf("manifest %s", q.Manifest)
+	}
+	en, err := eval.LoadNetFile(net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if en.Hidden() != 512 || en.Kings() != layout || en.FileVersion() != 3 || q.Hidden != 512 || q.Kings != layout {
+		t.Fatalf("net of width %d, kings %+v", en.Hidden(), en.Kings())
+	}
+	// The engine's eval command scores the positions as QuantEval does
+	// (White's view; the positions are quiet, no bare kings, no scaling
+	// with all this material).
+	var in strings.Builder
+	var want []string
+	for _, f := range fens[:60] {
+		p := v.MustParseFEN(f)
+		if p.Occupied().Count() < 20 {
+			continue
+		}
+		s := q.QuantEval(p)
+		if p.Side() == v.Black {
+			s = -s
+		}
+		in.WriteString(f + "\n")
+		want = append(want, strconv.Itoa(s))
+	}
+	out.Reset()
+	if rc := run([]string{"eval", "--evalfile", net}, strings.NewReader(in.String()), &out, &errOut); rc != 0 {
+		t.Fatalf("eval: exit %d: %s", rc, errOut.String())
+	}
+	if got := strings.Fields(out.String()); !slices.Equal(got, want) || len(want) < 20 {
+		t.Errorf("eval --evalfile: %v\nwant %v", got, want)
+	}
+	// Resumed, the shape is the checkpoint's; another is refused.
+	out.Reset()
+	if err := trainMain([]string{"--data", data, "--val-last", "40", "--epochs", "1", "--finish-epochs", "2", "--batch", "64",
+		"--out", net, "--resume", ckpt}, &out, &errOut); err != nil {
+		t.Fatalf("resume: %v\n%s", err, out.String())
+	}
+	if en, err := eval.LoadNetFile(net); err != nil || en.Hidden() != 512 || en.Kings() != layout {
+		t.Errorf("resumed net: %v", err)
+	}
+	for _, bad := range [][]string{{"--hidden", "256"}, {"--king-buckets", "8"}, {"--king-mirror=false"}} {
+		err := trainMain(append([]string{"--data", data, "--epochs", "1", "--out", net, "--resume", ckpt}, bad...), &out, &errOut)
+		if err == nil || !strings.Contains(err.Error(), "but "+filepath.Join(ckpt, "last.ckpt")) {
+			t.Errorf("resume with %v: err = %v", bad, err)
+		}
+	}
+	for _, bad := range [][]string{{"--hidden", "300"}, {"--hidden", "2048"}, {"--king-buckets", "3"}, {"--king-buckets", "0,1"}} {
+		if err := trainMain(append([]string{"--data", data}, bad...), &out, &errOut); err == nil || !strings.Contains(err.Error(), bad[0]) {
+			t.Errorf("%v: err = %v", bad, err)
+		}
 	}
 }

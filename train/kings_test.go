@@ -1,0 +1,316 @@
+package train
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rochade/rochade/eval"
+	v "github.com/rochade/rochade/variant960"
+)
+
+// unmirrored2 is a layout of two buckets without mirroring: back rank or
+// not.
+var unmirrored2 = eval.KingBuckets{N: 2, Map: [32]uint8{
+	0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}}
+
+// gamePositions plays random Chess960 games and returns positions along
+// them: kings castled, stepped up and walked across the board.
+func gamePositions(r *rand.Rand, games int) []*v.Position {
+	var out []*v.Position
+	for range games {
+		p, _ := v.Chess960Position(r.IntN(960))
+		for range 200 {
+			var ml v.MoveList
+			p.GenerateLegal(&ml)
+			if ml.N == 0 {
+				break
+			}
+			m := ml.Moves[r.IntN(ml.N)]
+			for _, c := range ml.Slice() {
+				if (c.IsCastling() || p.PieceOn(c.From()).Type() == v.King || p.PieceOn(c.To()) != v.NoPiece) && r.IntN(3) == 0 {
+					m = c
+				}
+			}
+			p.Make(m)
+			if r.IntN(3) == 0 {
+				out = append(out, p.Copy())
+			}
+		}
+	}
+	return out
+}
+
+// TestKingInputsAreEvals: the trainer's inputs of a position (from its
+// White-perspective features) are the engine's (eval.KingBuckets.Index)
+// for each perspective, in every layout.
+func TestKingInputsAreEvals(t *testing.T) {
+	r := rand.New(rand.NewPCG(71, 72))
+	pos := append(randomPositions(t, r, 300, 30), gamePositions(r, 10)...)
+	for _, k := range []eval.KingBuckets{KingLayouts["1"], KingLayouts["4"], KingLayouts["8"], unmirrored2} {
+		for _, p := range pos {
+			var buf, stm, opp [eval.NetMaxActive]uint16
+			fw := Features(buf[:0], p)
+			perspectives(&k, fw, p.Side() == v.White, &stm, &opp)
+			for i, got := range [][]uint16{stm[:len(fw)], opp[:len(fw)]} {
+				persp := p.Side()
+				if i == 1 {
+					persp = persp.Other()
+				}
+				var want []uint16
+				for c := v.White; c <= v.Black; c++ {
+					for pt := v.Pawn; pt <= v.King; pt++ {
+						for bb := p.Pieces(c, pt); bb != 0; {
+							want = append(want, uint16(k.Index(persp, p.KingSquare(persp), c, pt, bb.PopLSB())))
+						}
+					}
+				}
+				got = slices.Clone(got)
+				slices.Sort(got)
+				slices.Sort(want)
+				if !slices.Equal(got, want) {
+					t.Fatalf("%d king buckets, %s, perspective %v: inputs %v, want %v", k.N, p.ShredderFEN(), persp, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestEngineMatchesQuantEval: for random nets of width 512 and 1024 with
+// king buckets (and the plain net), the engine's integer inference
+// (package eval, from a file written by the trainer; from scratch and
+// incrementally along games) equals the trainer's reference QuantEval on
+// every position.
+func TestEngineMatchesQuantEval(t *testing.T) {
+	r := rand.New(rand.NewPCG(81, 82))
+	pos := append(randomPositions(t, r, 400, 30), gamePositions(r, 12)...)
+	for _, c := range []struct {
+		name   string
+		hidden int
+		kings  eval.KingBuckets
+	}{{"plain", eval.NetHidden, KingLayouts["1"]}, {"512, layout 4", 512, KingLayouts["4"]}, {"1024, layout 8", 1024, KingLayouts["8"]}, {"512, unmirrored 2", 512, unmirrored2}} {
+		n := NewShapedNet(83, 8, c.hidden, c.kings)
+		for i := range n.O {
+			n.O[i] *= 20 // output weights of a trained net's size
+		}
+		for i := range n.OB {
+			n.OB[i] = 0.05 * float32(i-4)
+		}
+		q := n.Quantise()
+		path := filepath.Join(t.TempDir(), "n.nnue")
+		if err := SaveNetFile(path, q); err != nil {
+			t.Fatal(err)
+		}
+		en, err := eval.LoadNetFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if en.Hidden() != c.hidden || en.Kings() != c.kings || (en.FileVersion() == 2) != (c.name == "plain") {
+			t.Fatalf("%s: loaded as width %d, kings %v, version %d", c.name, en.Hidden(), en.Kings(), en.FileVersion())
+		}
+		spread := map[int]bool{}
+		for _, p := range pos {
+			want := q.QuantEval(p)
+			if got := eval.EvaluateNet(en, p); got != want {
+				t.Fatalf("%s: %s: engine %d, trainer %d", c.name, p.ShredderFEN(), got, want)
+			}
+			spread[want/50] = true
+		}
+		if len(spread) < 10 {
+			t.Fatalf("%s: scores too alike to show much (%d bands of 50 cp)", c.name, len(spread))
+		}
+		// Along games, through the evaluator's incremental accumulators.
+		ev := eval.New()
+		ev.SetNet(en)
+		compared := 0
+		for g := range 6 {
+			p, _ := v.Chess960Position(r.IntN(960))
+			ev.Reset(p)
+			for ply := range 150 {
+				var ml v.MoveList
+				p.GenerateLegal(&ml)
+				if ml.N == 0 {
+					break
+				}
+				m := ml.Moves[r.IntN(ml.N)]
+				for _, mv := range ml.Slice() {
+					if (mv.IsCastling() || p.PieceOn(mv.From()).Type() == v.King) && r.IntN(2) == 0 {
+						m = mv
+					}
+				}
+				ev.Push(p, m)
+				p.Make(m)
+				if p.InCheck() {
+					continue
+				}
+				if p.ByColor(v.White) == p.Pieces(v.White, v.King) || p.ByColor(v.Black) == p.Pieces(v.Black, v.King) {
+					continue // a bare king: the exact endgame rules score it
+				}
+				want := q.QuantEval(p)
+				// Evaluate scales the net's score in drawish endgames:
+				// compare without.
+				eval.NetEndgameScale = false
+				got := ev.Evaluate(p)
+				eval.NetEndgameScale = true
+				if got != min(max(want, -eval.MaxEval), eval.MaxEval) {
+					t.Fatalf("%s: game %d ply %d %s: evaluator %d, trainer %d", c.name, g, ply, p.ShredderFEN(), got, want)
+				}
+				compared++
+			}
+		}
+		if compared < 300 {
+			t.Fatalf("%s: only %d positions of games compared", c.name, compared)
+		}
+	}
+}
+
+// TestParseKingBuckets: the named layouts and lists of 32 numbers.
+func TestParseKingBuckets(t *testing.T) {
+	for name, want := range map[string]int{"1": 1, "4": 4, "8": 8} {
+		k, err := ParseKingBuckets(name)
+		if err != nil || k.N != want || k.Mirror != (want > 1) || k.Check() != nil {
+			t.Errorf("layout %s: %+v %v", name, k, err)
+		}
+		used := map[uint8]bool{}
+		for _, b := range k.Map {
+			used[b] = true
+		}
+		if len(used) != want {
+			t.Errorf("layout %s uses %d buckets", name, len(used))
+		}
+	}
+	list := "0,1,1,0," + strings.Repeat("2,", 27) + "2"
+	k, err := ParseKingBuckets(list)
+	if err != nil || k.N != 3 || !k.Mirror || k.Map[1] != 1 || k.Map[31] != 2 {
+		t.Errorf("%s: %+v %v", list, k, err)
+	}
+	for _, bad := range []string{"", "2", "16", "0,1", strings.Repeat("0,", 31) + "x", strings.Repeat("0,", 31) + "32",
+		strings.Repeat("0,", 31) + "2", strings.Repeat("0,", 31) + "-1"} {
+		if _, err := ParseKingBuckets(bad); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
+
+// TestMirrorAugmentationWithKingMirror: with a mirrored king layout, the
+// reflected copies that AddMirrored adds (--mirror) have exactly the
+// inputs of their originals: the augmentation only repeats positions.
+// Without king mirroring they differ.
+func TestMirrorAugmentationWithKingMirror(t *testing.T) {
+	r := rand.New(rand.NewPCG(91, 92))
+	d, _ := materialData(t, r, 200)
+	n := d.Len()
+	d.AddMirrored()
+	inputs := func(k *eval.KingBuckets, i int) []uint16 {
+		var stm, opp [eval.NetMaxActive]uint16
+		fw := d.Features(i)
+		perspectives(k, fw, d.STM[i] == 0, &stm, &opp)
+		a, b := slices.Clone(stm[:len(fw)]), slices.Clone(opp[:len(fw)])
+		slices.Sort(a)
+		slices.Sort(b)
+		return append(a, b...)
+	}
+	differ := 0
+	for i := range n {
+		for _, k := range []eval.KingBuckets{KingLayouts["4"], KingLayouts["8"]} {
+			if !slices.Equal(inputs(&k, i), inputs(&k, n+i)) {
+				t.Fatalf("position %d: the reflected copy has other inputs", i)
+			}
+		}
+		plain := KingLayouts["1"]
+		if !slices.Equal(inputs(&plain, i), inputs(&plain, n+i)) {
+			differ++
+		}
+	}
+	if differ < n/2 {
+		t.Errorf("without king mirroring only %d of %d copies differ", differ, n)
+	}
+}
+
+// TestShapedNetFilesAndCheckpoints: a net of width 512 with king buckets
+// goes through its checkpoint and its net file unchanged, and training it
+// lowers the loss; a version 2 checkpoint (before widths and king
+// buckets) still resumes, as the plain net.
+func TestShapedNetFilesAndCheckpoints(t *testing.T) {
+	r := rand.New(rand.NewPCG(93, 94))
+	d, _ := materialData(t, r, 600)
+	val := d.Split(100)
+	cfg := DefaultConfig()
+	cfg.Batch, cfg.Epochs, cfg.K, cfg.Threads, cfg.LR = 32, 3, 400, 2, 0.005
+	tr := NewTrainer(NewShapedNet(95, 4, 512, KingLayouts["4"]), cfg)
+	before := tr.Loss(val)
+	tr.RunEpoch(d, val, time.Now(), nil)
+	tr.RunEpoch(d, val, time.Now(), nil)
+	if after := tr.Loss(val); !(after < before) {
+		t.Errorf("validation loss %.6f after two epochs, %.6f before", after, before)
+	}
+	path := filepath.Join(t.TempDir(), "ckpt")
+	if err := tr.SaveCheckpoint(path); err != nil {
+		t.Fatal(err)
+	}
+	c, err := LoadCheckpoint(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := Resume(c, cfg)
+	if c.Hidden != 512 || c.Kings != KingLayouts["4"] || res.Net.Hidden != 512 || res.Net.Kings != KingLayouts["4"] || res.Net.Buckets() != 4 {
+		t.Fatalf("checkpoint: width %d, kings %+v", c.Hidden, c.Kings)
+	}
+	tr.RunEpoch(d, nil, time.Now(), nil)
+	res.RunEpoch(d, nil, time.Now(), nil)
+	if !slices.Equal(tr.P, res.P) || !slices.Equal(tr.M, res.M) {
+		t.Fatal("the resumed run differs")
+	}
+	q := tr.Net.Quantise()
+	q.Manifest = []byte(`{"shaped":true}`)
+	nf := filepath.Join(t.TempDir(), "n.nnue")
+	if err := SaveNetFile(nf, q); err != nil {
+		t.Fatal(err)
+	}
+	back, err := LoadNetFile(nf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Hidden != 512 || back.Kings != q.Kings || !slices.Equal(back.W, q.W) || !slices.Equal(back.O, q.O) ||
+		!slices.Equal(back.B, q.B) || !slices.Equal(back.OB, q.OB) || !bytes.Equal(back.Manifest, q.Manifest) {
+		t.Fatal("the net file reads back differently")
+	}
+	if ql, bl := tr.QuantLoss(q, val), tr.QuantLoss(back, val); ql != bl {
+		t.Fatalf("quantised loss %.6f, read back %.6f", ql, bl)
+	}
+
+	// A version 2 checkpoint: the header without the shape.
+	plain := NewTrainer(NewNet(96, 2), cfg)
+	plain.RunEpoch(d, nil, time.Now(), nil)
+	var buf bytes.Buffer
+	h := ckptHeader{NumParam: uint32(len(plain.P)), Buckets: 2, Epoch: 1, Step: uint64(plain.Step), K: 400, Lambda: 1}
+	for _, x := range []any{[]byte(ckptMagic), uint32(2), h, plain.P, plain.M, plain.V} {
+		binary.Write(&buf, binary.LittleEndian, x)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err = LoadCheckpoint(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Hidden != eval.NetHidden || c.Kings != eval.PlainKings || c.Buckets != 2 || !slices.Equal(c.P, plain.P) {
+		t.Fatalf("version 2 checkpoint: width %d, kings %+v, buckets %d", c.Hidden, c.Kings, c.Buckets)
+	}
+	// A shape that does not match the parameter count is refused.
+	b := buf.Bytes()
+	binary.LittleEndian.PutUint32(b[8:], 3)
+	b = slices.Insert(b, 12+int(binary.Size(h)), make([]byte, binary.Size(ckptShape{}))...)
+	binary.LittleEndian.PutUint32(b[12+binary.Size(h):], 512)
+	binary.LittleEndian.PutUint32(b[12+binary.Size(h)+4:], 1)
+	os.WriteFile(path, b, 0o644)
+	if _, err := LoadCheckpoint(path); err == nil || !strings.Contains(err.Error(), "parameters") {
+		t.Errorf("width 512 with a plain net's parameters: err = %v", err)
+	}
+}
