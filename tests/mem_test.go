@@ -325,9 +325,11 @@ func TestAbsurdHashAnswers(t *testing.T) {
 	legalIn(t, p, best)
 	// ucinewgame starts the reservation again, in the background: quit
 	// ends it within a chunk.
+	// (ucinewgame first writes zeros over the part made resident: up to a
+	// few GB, seconds on a loaded machine.)
 	e.send("ucinewgame", "quit")
 	start = time.Now()
-	e.waitExit(5 * time.Second)
+	e.waitExit(scaled(10 * time.Second))
 	t.Logf("exit after %v", time.Since(start))
 }
 
