@@ -191,18 +191,12 @@ func (e *Evaluator) Push(p *v.Position, m v.Move) {
 		en.sub[0], en.sub[1] = pieceSq{pc, from}, pieceSq{p.PieceOn(capSq), capSq}
 		en.add[0] = pieceSq{pc, to}
 		return
-	case v.KindPromotion:
-		en.add[0] = pieceSq{v.MakePiece(pc.Color(), m.Promotion()), to}
-		en.nAdd = 1
-		en.sub[0] = pieceSq{pc, from}
-		en.nSub = 1
-		if cap := p.PieceOn(to); cap != v.NoPiece {
-			en.sub[1] = pieceSq{cap, to}
-			en.nSub = 2
+	default: // a plain move, or a promotion (a pawn move: never a king's)
+		placed := pc
+		if m.Kind() == v.KindPromotion {
+			placed = v.MakePiece(pc.Color(), m.Promotion())
 		}
-		return
-	default:
-		en.add[0] = pieceSq{pc, to}
+		en.add[0] = pieceSq{placed, to}
 		en.nAdd = 1
 		en.sub[0] = pieceSq{pc, from}
 		en.nSub = 1
