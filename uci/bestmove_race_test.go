@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/rochade/rochade/search"
 )
 
 // TestCommandAfterBestmove: what the GUI sends once it has read a
@@ -18,13 +16,11 @@ import (
 // (tests/TestHashResident failed so under load). Between searches, the
 // new table is set up at once and made resident in the background.
 func TestCommandAfterBestmove(t *testing.T) {
-	t.Setenv("ROCHADE_MEMORY_MB", "4096")
 	afterBestmove = func() { time.Sleep(300 * time.Millisecond) }
 	defer func() { afterBestmove = nil }()
 	f := &pendingSearcher{}
 	var out bytes.Buffer
-	s := NewSession(&out, Config{NewSearcher: func(o search.Options) Searcher { f.hashMB = o.HashMB; return f }})
-	defer s.Close()
+	s := pendingSession(t, &out, f, f)
 	s.Handle("position startpos")
 	s.Handle("go infinite")
 	s.Handle("stop")

@@ -2,6 +2,7 @@ package uci
 
 import (
 	"bytes"
+	"io"
 	"strings"
 	"sync"
 	"testing"
@@ -36,6 +37,17 @@ func (f *pendingSearcher) Reserve(func() bool) bool {
 	f.calls = append(f.calls, "reserve")
 	return true
 }
+
+// pendingSession starts a session (memory budget 4096 MB) whose searcher
+// is s, which records the table sizes in f (s itself, or a searcher that
+// embeds it). The session is closed when the test ends.
+func pendingSession(t *testing.T, out io.Writer, f *pendingSearcher, s Searcher) *Session {
+	t.Setenv("ROCHADE_MEMORY_MB", "4096")
+	ses := NewSession(out, Config{NewSearcher: func(o search.Options) Searcher { f.hashMB = o.HashMB; return s }})
+	t.Cleanup(ses.Close)
+	return ses
+}
+
 func (f *pendingSearcher) log() string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -47,11 +59,8 @@ func (f *pendingSearcher) log() string {
 // go that follow the bestmove are not held up by it; the next isready
 // makes it resident.
 func TestPendingHashNotResidentAtGo(t *testing.T) {
-	t.Setenv("ROCHADE_MEMORY_MB", "4096")
 	f := &pendingSearcher{}
-	var out bytes.Buffer
-	s := NewSession(&out, Config{NewSearcher: func(o search.Options) Searcher { f.hashMB = o.HashMB; return f }})
-	defer s.Close()
+	s := pendingSession(t, &bytes.Buffer{}, f, f)
 	s.Handle("position startpos")
 	s.Handle("go infinite")
 	s.Handle("setoption name Hash value 64")

@@ -6,8 +6,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/rochade/rochade/search"
 )
 
 // slowReserver is a searcher whose table is never all resident: Reserve
@@ -33,14 +31,12 @@ func (f *slowReserver) Reserve(stop func() bool) bool {
 // setoption made the table resident in the command loop, and a go after
 // Hash 999999999 waited 9 s (minutes under load).
 func TestReserveInBackground(t *testing.T) {
-	t.Setenv("ROCHADE_MEMORY_MB", "4096")
 	saved := readyWait
 	readyWait = 200 * time.Millisecond
 	defer func() { readyWait = saved }()
 	f := &slowReserver{}
 	out := &syncBuffer{}
-	s := NewSession(out, Config{NewSearcher: func(o search.Options) Searcher { f.hashMB = o.HashMB; return f }})
-	defer s.Close()
+	s := pendingSession(t, out, &f.pendingSearcher, f)
 	start := time.Now()
 	s.Handle("setoption name Hash value 64")
 	if d := time.Since(start); d > time.Second {
@@ -92,11 +88,8 @@ func TestReserveInBackground(t *testing.T) {
 // TestReserveFinished: a reservation that ran to its end (the table all
 // resident, or given up after too many cuts) is not owed again.
 func TestReserveFinished(t *testing.T) {
-	t.Setenv("ROCHADE_MEMORY_MB", "4096")
 	f := &pendingSearcher{}
-	var out bytes.Buffer
-	s := NewSession(&out, Config{NewSearcher: func(o search.Options) Searcher { f.hashMB = o.HashMB; return f }})
-	defer s.Close()
+	s := pendingSession(t, &bytes.Buffer{}, f, f)
 	s.Handle("setoption name Hash value 64")
 	s.Handle("isready")
 	s.Handle("isready")
