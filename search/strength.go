@@ -45,7 +45,7 @@ import (
 // engine's full strength on Stockfish's scale at 10+0.1 (docs/strength.md).
 const (
 	EloMin = 1320
-	EloMax = 2700
+	EloMax = 2600
 )
 
 // strengthMultiPV is the most root moves a limited search scores for the
@@ -72,7 +72,7 @@ var strengthTable = []strengthAnchor{
 	{elo: 1320, nodes: 1000, depth: 3, margin: 100, noise: 120, lines: 4},
 	{elo: 1700, nodes: 6000, depth: 6, margin: 40, noise: 50, lines: 4},
 	{elo: 2100, nodes: 100000, depth: 12, margin: 10, noise: 12, lines: 4},
-	{elo: 2700, nodes: 1000000, depth: 0, margin: 0, noise: 0, lines: 1},
+	{elo: 2600, nodes: 1000000, depth: 0, margin: 0, noise: 0, lines: 1},
 }
 
 // Strength is what a UCI_Elo level limits.

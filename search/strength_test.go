@@ -53,7 +53,7 @@ func TestStrengthTable(t *testing.T) {
 // Between anchors the levels move smoothly from one anchor's search to
 // the next: the cost of the lines scored follows the log-scale
 // interpolation of the anchors' costs (the width is the nearest), so that
-// the 4-line search of 2100 does not last up to 2700's single line; the
+// the 4-line search of 2100 does not last up to 2600's single line; the
 // per-line budget (node cap over line cost) never falls as the level
 // rises; and the depth cap rises by at most a ply per 20 Elo, toward about
 // the depth the uncapped anchor's budget reaches instead of MaxPly.

@@ -25,7 +25,7 @@ var wantOptions = []string{
 	"option name UCI_ShowWDL type check default false",
 	"option name UCI_Chess960 type check default false",
 	"option name UCI_LimitStrength type check default false",
-	"option name UCI_Elo type spin default 2700 min 1320 max 2700",
+	"option name UCI_Elo type spin default 2600 min 1320 max 2600",
 	"option name Debug Log File type string default <empty>",
 	"option name EvalFile type string default <internal>",
 	"option name Use NNUE type check default true",

@@ -31,7 +31,7 @@ func (f *optsSearcher) SearchWith(ctl *search.Control, pos *v.Position, lim sear
 func TestStrengthOptions(t *testing.T) {
 	for name, want := range map[string]string{
 		"UCI_LimitStrength": "option name UCI_LimitStrength type check default false",
-		"UCI_Elo":           "option name UCI_Elo type spin default 2700 min 1320 max 2700",
+		"UCI_Elo":           "option name UCI_Elo type spin default 2600 min 1320 max 2600",
 	} {
 		o, ok := findOption(name)
 		if !ok || o.String() != want {
@@ -58,8 +58,8 @@ func TestStrengthOptions(t *testing.T) {
 	}{
 		{[]string{"setoption name UCI_LimitStrength value true", "setoption name UCI_Elo value 1500"}, true, 1500, ""},
 		{[]string{"setoption name uci_elo value 1000"}, true, 1320, "info string UCI_Elo 1000 is below the minimum; set to 1320"},
-		{[]string{"setoption name UCI_Elo value 4000"}, true, 2700, "info string UCI_Elo 4000 is above the maximum; set to 2700"},
-		{[]string{"setoption name UCI_Elo value 99999999999999999999"}, true, 2700, "above the maximum"},
+		{[]string{"setoption name UCI_Elo value 4000"}, true, 2600, "info string UCI_Elo 4000 is above the maximum; set to 2600"},
+		{[]string{"setoption name UCI_Elo value 99999999999999999999"}, true, 2600, "above the maximum"},
 		{[]string{"setoption name UCI_Elo value 2000", "setoption name UCI_Elo value strong"}, true, 2000, "is not an integer"},
 		{[]string{"setoption name UCI_LimitStrength value maybe"}, true, 2000, "is not true or false"},
 		{[]string{"setoption name uci_limitstrength value FALSE"}, false, 2000, ""},
