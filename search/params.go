@@ -58,7 +58,6 @@ type params struct {
 	seBetaPerDepth  int // singular beta = TT score - seBetaPerDepth*depth
 	seDoubleMargin  int // double extension when the move is singular by this much more
 	seMaxDoubleExts int // at most this many double extensions on one path (explosion guard)
-	checkExtDepth   int // check extension below this depth only
 
 	// Late-move reductions.
 	lmrBase    float64 // reduction = lmrBase + ln(depth)·ln(move number)/lmrDiv
@@ -145,7 +144,6 @@ var paramTable = []param{
 	tuned(func(p *params) *int { return &p.seBetaPerDepth }, 2, 1, 6, 0.5),
 	tuned(func(p *params) *int { return &p.seDoubleMargin }, 20, 0, 60, 3),
 	tuned(func(p *params) *int { return &p.seMaxDoubleExts }, 6, 0, 16, 0.8),
-	tuned(func(p *params) *int { return &p.checkExtDepth }, 12, 4, 30, 1.3),
 
 	// Late-move reductions (the floats are offered as value*100).
 	tunedF(func(p *params) *float64 { return &p.lmrBase }, 0.84, 100, 0, 200, 10),

@@ -131,7 +131,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 			t.pruneMove(&n, pk, m, noisy, givesCheck, hist, r, moveCount) {
 			continue
 		}
-		ext, cut, cutScore := t.extension(&n, m, givesCheck)
+		ext, cut, cutScore := t.extension(&n, m)
 		if cut {
 			return cutScore
 		}
@@ -342,14 +342,12 @@ func (t *thread) quietHistory(m v.Move, us v.Color, ply int) int {
 
 // extension returns how many plies to extend move m by: singular
 // extensions for the TT move (which may instead cut the node: multi-cut,
-// or a stopped search), one ply for a check. The same m is never both.
-func (t *thread) extension(n *node, m v.Move, givesCheck bool) (ext int, cut bool, score int) {
+// or a stopped search). Checks are not extended (docs/search-tests.md,
+// "No check extension").
+func (t *thread) extension(n *node, m v.Move) (ext int, cut bool, score int) {
 	if !n.root && n.ply < 2*t.rootDepth && m == n.ttMove && n.excluded == v.NoMove && n.depth >= sp.seMinDepth &&
 		n.ttHit && n.tte.bound&BoundLower != 0 && n.tte.depth >= n.depth-sp.seTTSlack && !IsMate(n.ttScore) {
 		return t.singularExtension(m, n.ttScore, n.beta, n.depth, n.ply, n.pvNode, n.cutNode)
-	}
-	if givesCheck && n.depth < sp.checkExtDepth {
-		return 1, false, 0
 	}
 	return 0, false, 0
 }
