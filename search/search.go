@@ -343,7 +343,7 @@ func (t *thread) quietHistory(m v.Move, us v.Color, ply int) int {
 // extension returns how many plies to extend move m by: singular
 // extensions for the TT move (which may instead cut the node: multi-cut,
 // or a stopped search). Checks are not extended (docs/search-tests.md,
-// "No check extension").
+// "Search: no check extension").
 func (t *thread) extension(n *node, m v.Move) (ext int, cut bool, score int) {
 	if !n.root && n.ply < 2*t.rootDepth && m == n.ttMove && n.excluded == v.NoMove && n.depth >= sp.seMinDepth &&
 		n.ttHit && n.tte.bound&BoundLower != 0 && n.tte.depth >= n.depth-sp.seTTSlack && !IsMate(n.ttScore) {
