@@ -16,6 +16,10 @@
 //	nice -n 5 go run ./scripts/spsa -engine ./rochade-tune -fastchess /path/to/fastchess \
 //	    -iterations 2000 -pairs 4 -nodes 10000
 //
+// -pgnout FILE appends every game to FILE, whose moves carry fastchess's
+// score comments: games between Rochade builds are training data
+// (`rochade datagen --import-pgn FILE`).
+//
 // Without -params the parameters are those that `<engine> spsa` prints;
 // -only picks some of them. -stop-after ends this run early (the schedule
 // still counts -iterations). docs/openbench.md has the whole story.
@@ -59,6 +63,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	variant := fl.String("variant", "fischerandom", "fastchess -variant")
 	concurrency := fl.Int("concurrency", 1, "games at once")
 	hash := fl.Int("hash", 16, "Hash (MB) of each engine")
+	pgnOut := fl.String("pgnout", "", "append every game to this PGN file (fastchess -pgnout), for `rochade datagen --import-pgn`")
 	verbose := fl.Bool("v", false, "show fastchess's output")
 	if err := fl.Parse(args); err != nil {
 		return 2
@@ -81,6 +86,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		Book: *book, Variant: *variant, Concurrency: *concurrency, Hash: *hash, Seed: st.Seed}
 	if fc.Book != "" {
 		fc.Book = mustAbs(fc.Book)
+	}
+	if *pgnOut != "" {
+		fc.PGNOut = mustAbs(*pgnOut)
 	}
 	for _, p := range st.Params {
 		fc.Names = append(fc.Names, p.Name)

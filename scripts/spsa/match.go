@@ -27,6 +27,7 @@ type Fastchess struct {
 	Concurrency int
 	Hash        int
 	Seed        uint64
+	PGNOut      string    // if set, every game is appended to this PGN file (training data)
 	Log         io.Writer // fastchess's output goes here too (nil: nowhere)
 }
 
@@ -55,6 +56,9 @@ func (f *Fastchess) Args(k int, dev, base []float64) []string {
 	}
 	if f.Book != "" {
 		args = append(args, "-openings", "file="+f.Book, "format=epd", "order=random")
+	}
+	if f.PGNOut != "" {
+		args = append(args, "-pgnout", "file="+f.PGNOut)
 	}
 	return append(args,
 		"-srand", strconv.FormatUint(f.Seed*1_000_003+uint64(k), 10),

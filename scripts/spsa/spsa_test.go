@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -233,9 +234,17 @@ func TestFastchessArgs(t *testing.T) {
 			t.Errorf("fastchess args lack %q:\n%s", want, got)
 		}
 	}
+	if strings.Contains(got, "-pgnout") {
+		t.Errorf("a PGN without -pgnout: %s", got)
+	}
 	f.Nodes, f.TC = 0, "8+0.08"
 	if got := strings.Join(f.Args(1, []float64{1, 1}, []float64{1, 1}), " "); !strings.Contains(got, "tc=8+0.08") {
 		t.Errorf("no tc in %s", got)
+	}
+	f.PGNOut = "/w/spsa games.pgn"
+	args := f.Args(1, []float64{1, 1}, []float64{1, 1})
+	if i := slices.Index(args, "-pgnout"); i < 0 || i+1 >= len(args) || args[i+1] != "file=/w/spsa games.pgn" {
+		t.Errorf("no -pgnout file=/w/spsa games.pgn as one argument in %q", args)
 	}
 }
 
