@@ -49,7 +49,7 @@ type PlayConfig struct {
 
 func (c PlayConfig) withDefaults() PlayConfig {
 	if c.Nodes == 0 {
-		c.Nodes = 5000
+		c.Nodes = 2500
 	}
 	if c.HardNodes == 0 {
 		c.HardNodes = 4 * c.Nodes

@@ -55,3 +55,25 @@ func TestDatagenCLI(t *testing.T) {
 		t.Errorf("convert of a non-chunk: rc %d, want 1", rc)
 	}
 }
+
+// TestDatagenDefaultNodes: without --nodes a run plays at 2,500 soft nodes
+// (10,000 hard), the setting that won the nodes-per-move experiment, and its
+// manifest says so.
+func TestDatagenDefaultNodes(t *testing.T) {
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	if rc := run([]string{"datagen", "--out", dir, "--games", "1", "--max-plies", "4", "--hash", "1"}, nil, &out, &errb); rc != 0 {
+		t.Fatalf("datagen: rc %d: %s", rc, errb.String())
+	}
+	if !strings.Contains(errb.String(), "nodes 2500,") {
+		t.Errorf("banner does not give 2500 nodes: %q", errb.String())
+	}
+	m, err := os.ReadFile(filepath.Join(dir, "manifest.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(m)), "\n")
+	if f := strings.Split(lines[len(lines)-1], "\t"); len(f) < 5 || f[3] != "2500" || f[4] != "10000" {
+		t.Errorf("manifest nodes: %q, want 2500 and 10000", lines[len(lines)-1])
+	}
+}
