@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -45,10 +46,22 @@ func TestDatagenImportPGN(t *testing.T) {
 		t.Errorf("manifest: %v\n%s", err, manifest)
 	}
 	net := filepath.Join(dir, "n.nnue")
-	stdout, stderr = runCLI(t, false, "train", "--data", chunk, "--epochs", "1", "--finish-epochs", "0", "--batch", "64", "--threads", "1", "--out", net)
+	stdout, stderr = runCLI(t, false, "train", "--data", chunk+","+chunk, "--dedup", "--epochs", "1", "--finish-epochs", "0", "--batch", "64", "--threads", "1", "--out", net)
 	m := regexp.MustCompile(`loaded \S+: (\d+) read, (\d+) kept`).FindStringSubmatch(stdout + stderr)
 	if m == nil || m[1] != fmt.Sprint(want) || m[2] == "0" {
 		t.Errorf("train did not read the %d positions:\n%s%s", want, stdout, stderr)
+	}
+	// The chunk twice: --dedup drops the second copy of each position the
+	// filter kept, less the last 2% held out for validation (whose first
+	// copies it drops as validation positions).
+	if m != nil {
+		kept, _ := strconv.Atoi(m[2])
+		d := regexp.MustCompile(`dedup: dropped (\d+) repeated training positions and (\d+) found in the validation set`).FindStringSubmatch(stdout + stderr)
+		if d == nil {
+			t.Errorf("no dedup line:\n%s%s", stdout, stderr)
+		} else if r, _ := strconv.Atoi(d[1]); r < kept*9/10 || r >= 2*kept {
+			t.Errorf("dedup dropped %s repeats of %d kept positions read twice", d[1], kept)
+		}
 	}
 	if fi, err := os.Stat(net); err != nil || fi.Size() == 0 {
 		t.Errorf("no net written: %v", err)

@@ -806,3 +806,45 @@ func TestAddMirrored(t *testing.T) {
 		}
 	}
 }
+
+// TestDedup: Dedup keeps the first of each set of positions with the same
+// net inputs (castling rights, en passant and counters do not count, the
+// side to move does), drops those found in the other set, and keeps the
+// order, scores and results of the rest.
+func TestDedup(t *testing.T) {
+	add := func(d *Dataset, fen string, score int) {
+		t.Helper()
+		p, err := v.ParseFEN(fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.Add(p, score, 1)
+	}
+	const (
+		a  = "r3k2r/pppq1ppp/2n2n2/3pp3/3PP3/2N2N2/PPPQ1PPP/R3K2R w KQkq - 0 9"
+		a2 = "r3k2r/pppq1ppp/2n2n2/3pp3/3PP3/2N2N2/PPPQ1PPP/R3K2R w - - 7 30"   // a's pieces
+		ab = "r3k2r/pppq1ppp/2n2n2/3pp3/3PP3/2N2N2/PPPQ1PPP/R3K2R b KQkq - 0 9" // Black to move
+		b  = "4k3/8/8/3p4/8/8/8/4K2R w K - 0 1"
+		c  = "4k3/8/8/8/8/8/3P4/4K3 w - - 0 1"
+	)
+	d, val := NewDataset(), NewDataset()
+	add(val, c, 0)
+	for i, fen := range []string{a, b, a2, c, ab, b, a} {
+		add(d, fen, 10*(i+1))
+	}
+	want := NewDataset()
+	add(want, a, 10)
+	add(want, b, 20)
+	add(want, ab, 50)
+	repeats, inVal := d.Dedup(val)
+	if repeats != 3 || inVal != 1 {
+		t.Errorf("repeats %d, in val %d; want 3 and 1", repeats, inVal)
+	}
+	if d.Len() != want.Len() || !slices.Equal(d.Feat, want.Feat) || !slices.Equal(d.Off, want.Off) ||
+		!slices.Equal(d.Score, want.Score) || !slices.Equal(d.Result, want.Result) || !slices.Equal(d.STM, want.STM) {
+		t.Errorf("after Dedup: %d positions, scores %v; want %d, %v", d.Len(), d.Score, want.Len(), want.Score)
+	}
+	if r, iv := d.Dedup(nil); r != 0 || iv != 0 || d.Len() != 3 {
+		t.Errorf("second Dedup: %d, %d, %d positions", r, iv, d.Len())
+	}
+}

@@ -57,6 +57,9 @@ type manifest struct {
 	Val          []train.Stats `json:"val,omitempty"`
 	ValLast      int           `json:"val_last,omitempty"`
 	Mirror       bool          `json:"mirror,omitempty"`
+	Dedup        bool          `json:"dedup,omitempty"`
+	Repeats      int           `json:"dedup_repeats,omitempty"`
+	InVal        int           `json:"dedup_in_val,omitempty"`
 	Buckets      int           `json:"buckets"`
 	Hidden       int           `json:"hidden"`
 	KingBuckets  int           `json:"king_buckets"`
@@ -101,7 +104,7 @@ type trainOpts struct {
 	k                                  float64
 	flt                                train.Filter
 	outPath, bestPath, ckptDir, resume string
-	mirror, kingMirror                 bool
+	mirror, kingMirror, dedup          bool
 	kingLayout, cpuProfile             string
 	kings                              eval.KingBuckets // --king-buckets and --king-mirror
 	set                                map[string]bool  // the flags given
@@ -216,6 +219,7 @@ func parseTrainFlags(args []string, errOut io.Writer) (*trainOpts, error) {
 	fs.StringVar(&o.bestPath, "best", "", "also write the net of the epoch with the lowest validation loss of the quantised net here")
 	fs.StringVar(&o.ckptDir, "checkpoint", "", "directory for float checkpoints and per-epoch nets")
 	fs.StringVar(&o.resume, "resume", "", "checkpoint file (or checkpoint directory) to continue from")
+	fs.BoolVar(&o.dedup, "dedup", false, "drop a training position whose net inputs (pieces and side to move) repeat an earlier training position or any validation position")
 	fs.BoolVar(&o.mirror, "mirror", false, "also train on every training position reflected file-wise (a <-> h); validation positions are not reflected")
 	fs.IntVar(&o.buckets, "buckets", train.DefaultBuckets, fmt.Sprintf("output buckets by piece count, 1..%d (1: no buckets); a resumed run keeps its checkpoint's", eval.NetMaxBuckets))
 	fs.IntVar(&o.hidden, "hidden", eval.NetHidden, fmt.Sprintf("accumulator width: a multiple of %d up to %d; a resumed run keeps its checkpoint's", eval.NetHiddenStep, eval.NetMaxHidden))
@@ -297,6 +301,11 @@ func loadTrainData(o *trainOpts, man *manifest, out io.Writer) (trainSet, valSet
 		}
 		valSet = trainSet.Split(n)
 		man.ValLast = n
+	}
+	if o.dedup {
+		r, iv := trainSet.Dedup(valSet)
+		man.Dedup, man.Repeats, man.InVal = true, r, iv
+		fmt.Fprintf(out, "dedup: dropped %d repeated training positions and %d found in the validation set\n", r, iv)
 	}
 	if o.mirror {
 		trainSet.AddMirrored()
