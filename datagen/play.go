@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/rochade/rochade/eval"
+	"github.com/rochade/rochade/internal/splitmix"
 	"github.com/rochade/rochade/search"
 	"github.com/rochade/rochade/variant960"
 )
@@ -38,6 +39,10 @@ const (
 	adjDrawPlies = 8
 )
 
+// DefaultNodes is the soft node limit per move when none is given: at
+// equal CPU time, 2,500 made a better net than 5,000 (docs/search-tests.md).
+const DefaultNodes = 2500
+
 // PlayConfig is what a game depends on besides its seed and index.
 type PlayConfig struct {
 	Nodes     uint64    // soft node limit per move (search.Limits.SoftNodes)
@@ -49,7 +54,7 @@ type PlayConfig struct {
 
 func (c PlayConfig) withDefaults() PlayConfig {
 	if c.Nodes == 0 {
-		c.Nodes = 2500
+		c.Nodes = DefaultNodes
 	}
 	if c.HardNodes == 0 {
 		c.HardNodes = 4 * c.Nodes
@@ -76,19 +81,11 @@ func newPlayer(cfg PlayConfig) *player {
 	return &player{cfg: cfg, eng: search.NewEngine(search.Options{HashMB: cfg.HashMB, Threads: 1, MultiPV: 1, Net: cfg.Net})}
 }
 
-// splitmix64 is a good 64-bit mixer (Steele, Lea, Flood).
-func splitmix64(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
-	x = (x ^ x>>27) * 0x94d049bb133111eb
-	return x ^ x>>31
-}
-
 // gameRand is game index's random source: a function of (seed, index)
 // alone, so a run is reproducible whatever the thread count.
 func gameRand(seed, index uint64) *rand.Rand {
-	a := splitmix64(seed ^ splitmix64(index))
-	b := splitmix64(a ^ 0x6a09e667f3bcc909 ^ index)
+	a := splitmix.Mix(seed ^ splitmix.Mix(index))
+	b := splitmix.Mix(a ^ 0x6a09e667f3bcc909 ^ index)
 	return rand.New(rand.NewPCG(a, b))
 }
 

@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/rochade/rochade/eval"
+	"github.com/rochade/rochade/internal/splitmix"
 	v "github.com/rochade/rochade/variant960"
 	"github.com/ulikunitz/xz"
 )
@@ -384,24 +385,16 @@ func (d *Dataset) AddMirrored() {
 	d.STM = append(d.STM, d.STM[:n]...)
 }
 
-// mix64 is the splitmix64 finaliser.
-func mix64(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
-	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
-	return x ^ (x >> 31)
-}
-
 // inputKey is a 64-bit key of position i's net inputs: its features, in
 // any order, and the side to move. Positions the net cannot tell apart
 // (the same pieces on the same squares, whatever the castling rights,
 // en passant square or move counters) share it.
 func (d *Dataset) inputKey(i int) uint64 {
-	h := mix64(uint64(d.STM[i]) + 1<<20)
+	h := splitmix.Mix(uint64(d.STM[i]) + 1<<20)
 	for _, f := range d.Features(i) {
-		h += mix64(uint64(f))
+		h += splitmix.Mix(uint64(f))
 	}
-	return mix64(h)
+	return splitmix.Mix(h)
 }
 
 // Dedup removes every position whose net inputs (features and side to

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/rochade/rochade/eval"
+	"github.com/rochade/rochade/internal/splitmix"
 	"github.com/rochade/rochade/search"
 	v "github.com/rochade/rochade/variant960"
 )
@@ -228,14 +229,8 @@ func isNumber(s string) bool {
 
 // genfensRand is the generator's random source for a seed.
 func genfensRand(seed uint64) *rand.Rand {
-	mix := func(x uint64) uint64 { // splitmix64
-		x += 0x9e3779b97f4a7c15
-		x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
-		x = (x ^ x>>27) * 0x94d049bb133111eb
-		return x ^ x>>31
-	}
-	a := mix(seed)
-	return rand.New(rand.NewPCG(a, mix(a^0x6a09e667f3bcc909)))
+	a := splitmix.Mix(seed)
+	return rand.New(rand.NewPCG(a, splitmix.Mix(a^0x6a09e667f3bcc909)))
 }
 
 // cmdGenfens runs genfens. The balance searches run on an engine of

@@ -57,7 +57,7 @@ func runDatagen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	out := fs.String("out", "", "output directory")
 	threads := fs.Int("threads", 1, "worker threads (one single-threaded search each)")
-	nodes := fs.Uint64("nodes", 2500, "soft node limit per move")
+	nodes := fs.Uint64("nodes", datagen.DefaultNodes, "soft node limit per move")
 	hard := fs.Uint64("hard-nodes", 0, "hard node limit per move (default 4 × --nodes)")
 	games := fs.Uint64("games", 0, "stop after this many games (counted from game 0, resumed runs included)")
 	positions := fs.Uint64("positions", 0, "stop once this many positions are written (resumed runs included)")
