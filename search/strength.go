@@ -70,7 +70,7 @@ type strengthAnchor struct {
 
 var strengthTable = []strengthAnchor{
 	{elo: 1320, nodes: 1000, depth: 3, margin: 100, noise: 120, lines: 4},
-	{elo: 1700, nodes: 4000, depth: 6, margin: 45, noise: 55, lines: 4},
+	{elo: 1700, nodes: 4000, depth: 6, margin: 55, noise: 65, lines: 4},
 	{elo: 2100, nodes: 50000, depth: 11, margin: 12, noise: 15, lines: 4},
 	{elo: 2600, nodes: 1000000, depth: 0, margin: 0, noise: 0, lines: 1},
 }
