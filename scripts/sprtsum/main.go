@@ -1,0 +1,322 @@
+// Command sprtsum adds up the game pairs of several runs of one SPRT and
+// prints the result of them all together: games, W/D/L, the pentanomial
+// counts, Elo and normalized Elo with their 95% errors, and the LLR for the
+// bounds, in fastchess's normalized model.
+//
+// fastchess keeps no SPRT state: a run that stops (the end of a working
+// day, a reboot) cannot be resumed. Run the same two engines again with a
+// different -srand and add the runs up here. Each run's pairs are
+// independent samples of the same test, and an SPRT that looks at its LLR
+// only at the end of each run is still valid (looking less often only makes
+// it a little more cautious).
+//
+// Usage:
+//
+//	go run ./scripts/sprtsum -engine NEW [-elo0 0 -elo1 3] [-ptnml a,b,c,d,e ...] [PGN ...]
+//
+// Each PGN is a fastchess PGN of games between NEW and one other engine,
+// played with -repeat: the two games of an opening share a Round tag.
+// A pair with only one finished game (a run stopped between its games)
+// is left out. -ptnml adds pentanomial counts from NEW's point of view
+// (LL, LD, DD+WL, WD, WW: pairs scoring 0, ½, 1, 1½, 2), as fastchess prints
+// them and docs/search-tests.md logs them, and may be given more than once.
+package main
+
+import (
+	"bufio"
+	"compress/gzip"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+)
+
+type ptnmlList [][5]int
+
+func (p *ptnmlList) String() string { return fmt.Sprint(*p) }
+
+func (p *ptnmlList) Set(s string) error {
+	c, err := parsePtnml(s)
+	if err != nil {
+		return err
+	}
+	*p = append(*p, c)
+	return nil
+}
+
+func main() {
+	engine := flag.String("engine", "", "the name of the engine under test (NEW) in the PGNs")
+	elo0 := flag.Float64("elo0", 0, "lower bound, normalized Elo")
+	elo1 := flag.Float64("elo1", 3, "upper bound, normalized Elo")
+	alpha := flag.Float64("alpha", 0.05, "false positive rate")
+	beta := flag.Float64("beta", 0.05, "false negative rate")
+	var extra ptnmlList
+	flag.Var(&extra, "ptnml", "pentanomial counts LL,LD,DD+WL,WD,WW to add (repeatable)")
+	flag.Parse()
+	if flag.NArg() > 0 && *engine == "" {
+		fmt.Fprintln(os.Stderr, "sprtsum: -engine is needed to read PGNs")
+		os.Exit(2)
+	}
+	var total tally
+	for _, c := range extra {
+		total.addPtnml(c)
+	}
+	for _, path := range flag.Args() {
+		t, err := readPGNFile(path, *engine)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "sprtsum:", err)
+			os.Exit(1)
+		}
+		fmt.Printf("%s: %d pairs, W/D/L %d/%d/%d, ptnml %v\n", path, t.pairs(), t.w, t.d, t.l, t.p)
+		total.add(t)
+	}
+	if total.pairs() == 0 {
+		fmt.Fprintln(os.Stderr, "sprtsum: no game pairs")
+		os.Exit(1)
+	}
+	fmt.Print(report(total, *elo0, *elo1, *alpha, *beta))
+}
+
+// tally holds W/D/L (of single games, where known) and the pentanomial
+// counts of the pairs.
+type tally struct {
+	w, d, l int
+	p       [5]int
+}
+
+func (t *tally) pairs() int {
+	n := 0
+	for _, c := range t.p {
+		n += c
+	}
+	return n
+}
+
+func (t *tally) add(o tally) {
+	t.w += o.w
+	t.d += o.d
+	t.l += o.l
+	t.addPtnml(o.p)
+}
+
+func (t *tally) addPtnml(c [5]int) {
+	for i := range c {
+		t.p[i] += c[i]
+	}
+}
+
+func parsePtnml(s string) ([5]int, error) {
+	var c [5]int
+	s = strings.Trim(strings.TrimSpace(s), "[]")
+	f := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' })
+	if len(f) != 5 {
+		return c, fmt.Errorf("pentanomial %q: want five counts", s)
+	}
+	for i, x := range f {
+		n, err := strconv.Atoi(x)
+		if err != nil || n < 0 {
+			return c, fmt.Errorf("pentanomial %q: %q is not a count", s, x)
+		}
+		c[i] = n
+	}
+	return c, nil
+}
+
+func readPGNFile(path, engine string) (tally, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return tally{}, err
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if strings.HasSuffix(path, ".gz") {
+		gz, err := gzip.NewReader(f)
+		if err != nil {
+			return tally{}, fmt.Errorf("%s: %w", path, err)
+		}
+		defer gz.Close()
+		r = gz
+	}
+	t, err := readPGN(r, engine)
+	if err != nil {
+		return t, fmt.Errorf("%s: %w", path, err)
+	}
+	return t, nil
+}
+
+// readPGN reads the tag sections of a fastchess PGN and pairs the games by
+// their Round tag. Each game's points are NEW's: 2 for a win, 1 for a draw,
+// 0 for a loss; a pair's sum indexes the pentanomial counts.
+func readPGN(r io.Reader, engine string) (tally, error) {
+	var t tally
+	type pair struct{ games, points int }
+	pairs := map[string]*pair{}
+	var order []string
+	tags := map[string]string{}
+	flush := func() error {
+		if len(tags) == 0 {
+			return nil
+		}
+		defer clear(tags)
+		res := tags["Result"]
+		if res == "*" || res == "" {
+			return nil // unfinished
+		}
+		if res != "1-0" && res != "0-1" && res != "1/2-1/2" {
+			return fmt.Errorf("round %s: result %q", tags["Round"], res)
+		}
+		if tags["White"] != engine && tags["Black"] != engine {
+			return fmt.Errorf("round %s: neither %q nor %q is %q", tags["Round"], tags["White"], tags["Black"], engine)
+		}
+		var pts int
+		switch {
+		case res == "1/2-1/2":
+			pts = 1
+			t.d++
+		case (res == "1-0") == (tags["White"] == engine):
+			pts = 2
+			t.w++
+		default:
+			t.l++
+		}
+		key := tags["Round"]
+		p, ok := pairs[key]
+		if !ok {
+			p = &pair{}
+			pairs[key] = p
+			order = append(order, key)
+		}
+		p.games++
+		p.points += pts
+		return nil
+	}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	inTags := false
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(line, "[") && strings.HasSuffix(line, "]") {
+			if !inTags {
+				if err := flush(); err != nil {
+					return t, err
+				}
+				inTags = true
+			}
+			name, val, ok := strings.Cut(line[1:len(line)-1], " ")
+			if ok {
+				tags[name] = strings.Trim(val, `"`)
+			}
+			continue
+		}
+		inTags = false
+	}
+	if err := sc.Err(); err != nil {
+		return t, err
+	}
+	if err := flush(); err != nil {
+		return t, err
+	}
+	for _, k := range order {
+		p := pairs[k]
+		switch {
+		case p.games == 2:
+			t.p[p.points]++
+		case p.games > 2:
+			return t, fmt.Errorf("round %s has %d games; expected pairs (-repeat)", k, p.games)
+		default:
+			// a lone game: its partner never finished. Leave it out of
+			// W/D/L too, so that the counts describe the same games.
+			switch p.points {
+			case 2:
+				t.w--
+			case 1:
+				t.d--
+			default:
+				t.l--
+			}
+		}
+	}
+	return t, nil
+}
+
+// stats returns the mean and variance of a pair's score (0 to 1) and the
+// number of pairs.
+func stats(p [5]int) (mean, variance float64, n int) {
+	for i, c := range p {
+		x := float64(i) / 4
+		mean += x * float64(c)
+		n += c
+	}
+	if n == 0 {
+		return 0, 0, 0
+	}
+	mean /= float64(n)
+	for i, c := range p {
+		x := float64(i)/4 - mean
+		variance += x * x * float64(c)
+	}
+	return mean, variance / float64(n), n
+}
+
+// nEloScale turns (mean−½)/σ of a pair into normalized Elo.
+var nEloScale = 800 / math.Ln10 / math.Sqrt2
+
+func logisticElo(score float64) float64 {
+	return -400 * math.Log10(1/score-1)
+}
+
+// llr is the generalized SPRT's log-likelihood ratio for normalized Elo
+// bounds, in the normal approximation: the pair scores' mean is compared
+// with the means that nelo0 and nelo1 imply at the measured spread.
+// fastchess solves the exact likelihoods; this agrees with it to about 0.01.
+func llr(p [5]int, nelo0, nelo1 float64) (float64, error) {
+	mean, variance, n := stats(p)
+	if n == 0 || variance <= 0 {
+		return 0, errors.New("no spread in the results")
+	}
+	sigma := math.Sqrt(variance)
+	mu0 := 0.5 + nelo0/nEloScale*sigma
+	mu1 := 0.5 + nelo1/nEloScale*sigma
+	return float64(n) * ((mean-mu0)*(mean-mu0) - (mean-mu1)*(mean-mu1)) / (2 * variance), nil
+}
+
+func report(t tally, elo0, elo1, alpha, beta float64) string {
+	var b strings.Builder
+	mean, variance, n := stats(t.p)
+	sigma := math.Sqrt(variance)
+	se := sigma / math.Sqrt(float64(n))
+	const z = 1.959963984540054
+	games := 2 * n
+	fmt.Fprintf(&b, "pairs %d, games %d", n, games)
+	if t.w+t.d+t.l == games {
+		fmt.Fprintf(&b, ", W/D/L %d/%d/%d", t.w, t.d, t.l)
+	}
+	fmt.Fprintf(&b, ", ptnml %v\n", t.p)
+	if mean <= 0 || mean >= 1 || sigma == 0 {
+		fmt.Fprintf(&b, "score %.2f%%: no Elo\n", 100*mean)
+		return b.String()
+	}
+	lo, hi := math.Max(mean-z*se, 1e-9), math.Min(mean+z*se, 1-1e-9)
+	fmt.Fprintf(&b, "score %.2f%%, Elo %.2f +/- %.2f, nElo %.2f +/- %.2f\n", 100*mean,
+		logisticElo(mean), (logisticElo(hi)-logisticElo(lo))/2,
+		(mean-0.5)/sigma*nEloScale, z*nEloScale/math.Sqrt(float64(n)))
+	l, err := llr(t.p, elo0, elo1)
+	if err != nil {
+		fmt.Fprintf(&b, "LLR: %v\n", err)
+		return b.String()
+	}
+	lower, upper := math.Log(beta/(1-alpha)), math.Log((1-beta)/alpha)
+	verdict := "continue"
+	switch {
+	case l >= upper:
+		verdict = "H1 accepted"
+	case l <= lower:
+		verdict = "H0 accepted"
+	}
+	fmt.Fprintf(&b, "LLR %.2f (%.2f, %.2f) [%.2f, %.2f]: %s\n", l, lower, upper, elo0, elo1, verdict)
+	return b.String()
+}
