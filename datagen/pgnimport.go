@@ -246,7 +246,7 @@ func importFiles(opt ImportOptions, dir string) (*ImportStats, error) {
 		return err
 	}
 	for _, path := range opt.Files {
-		if err := importFile(path, func(g *PGNGame, perr *PGNError) error {
+		if err := ReadPGNFile(path, func(g *PGNGame, perr *PGNError) error {
 			st.Games++
 			if perr != nil {
 				st.skip("unreadable")
@@ -279,9 +279,10 @@ func importFiles(opt ImportOptions, dir string) (*ImportStats, error) {
 	return st, flush()
 }
 
-// importFile calls game for every game of the PGN file path (perr set
-// for one it could not read) until the file ends or game fails.
-func importFile(path string, game func(g *PGNGame, perr *PGNError) error) error {
+// ReadPGNFile calls game for every game of the PGN file path (plain,
+// .gz or .bz2; perr set for one it could not read, g then holds what was
+// read of it, or is nil) until the file ends or game fails.
+func ReadPGNFile(path string, game func(g *PGNGame, perr *PGNError) error) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err

@@ -14,7 +14,7 @@
 //
 //	go run ./scripts/sprtsum -engine NEW [-elo0 0 -elo1 3] [-ptnml a,b,c,d,e ...] [PGN ...]
 //
-// Each PGN is a fastchess PGN of games between NEW and one other engine,
+// Each PGN (plain, .gz or .bz2) is a fastchess PGN of games between NEW and one other engine,
 // played with -repeat: the two games of an opening share a Round tag.
 // A pair with only one finished game (a run stopped between its games)
 // is left out. -ptnml adds pentanomial counts from NEW's point of view
@@ -23,16 +23,15 @@
 package main
 
 import (
-	"bufio"
-	"compress/gzip"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/rochade/rochade/datagen"
 )
 
 type ptnmlList [][5]int
@@ -66,7 +65,7 @@ func main() {
 		total.addPtnml(c)
 	}
 	for _, path := range flag.Args() {
-		t, err := readPGNFile(path, *engine)
+		t, err := readPGN(path, *engine)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "sprtsum:", err)
 			os.Exit(1)
@@ -126,99 +125,53 @@ func parsePtnml(s string) ([5]int, error) {
 	return c, nil
 }
 
-func readPGNFile(path, engine string) (tally, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return tally{}, err
-	}
-	defer f.Close()
-	var r io.Reader = f
-	if strings.HasSuffix(path, ".gz") {
-		gz, err := gzip.NewReader(f)
-		if err != nil {
-			return tally{}, fmt.Errorf("%s: %w", path, err)
-		}
-		defer gz.Close()
-		r = gz
-	}
-	t, err := readPGN(r, engine)
-	if err != nil {
-		return t, fmt.Errorf("%s: %w", path, err)
-	}
-	return t, nil
-}
-
-// readPGN reads the tag sections of a fastchess PGN and pairs the games by
-// their Round tag. Each game's points are NEW's: 2 for a win, 1 for a draw,
-// 0 for a loss; a pair's sum indexes the pentanomial counts.
-func readPGN(r io.Reader, engine string) (tally, error) {
+// readPGN reads a fastchess PGN file (plain, .gz or .bz2) with datagen's
+// reader and pairs the games by their Round tag. Each game's points are
+// NEW's: 2 for a win, 1 for a draw, 0 for a loss; a pair's sum indexes the
+// pentanomial counts. Only the tags are used: a game whose moves could
+// not be read still counts by its Result tag.
+func readPGN(path, engine string) (tally, error) {
 	var t tally
 	type pair struct{ games, points int }
 	pairs := map[string]*pair{}
 	var order []string
-	tags := map[string]string{}
-	flush := func() error {
-		if len(tags) == 0 {
+	err := datagen.ReadPGNFile(path, func(g *datagen.PGNGame, _ *datagen.PGNError) error {
+		if g == nil {
 			return nil
 		}
-		defer clear(tags)
-		res := tags["Result"]
+		res, white, black, round := g.Tag("Result"), g.Tag("White"), g.Tag("Black"), g.Tag("Round")
 		if res == "*" || res == "" {
 			return nil // unfinished
 		}
 		if res != "1-0" && res != "0-1" && res != "1/2-1/2" {
-			return fmt.Errorf("round %s: result %q", tags["Round"], res)
+			return fmt.Errorf("round %s: result %q", round, res)
 		}
-		if tags["White"] != engine && tags["Black"] != engine {
-			return fmt.Errorf("round %s: neither %q nor %q is %q", tags["Round"], tags["White"], tags["Black"], engine)
+		if white != engine && black != engine {
+			return fmt.Errorf("round %s: neither %q nor %q is %q", round, white, black, engine)
 		}
 		var pts int
 		switch {
 		case res == "1/2-1/2":
 			pts = 1
 			t.d++
-		case (res == "1-0") == (tags["White"] == engine):
+		case (res == "1-0") == (white == engine):
 			pts = 2
 			t.w++
 		default:
 			t.l++
 		}
-		key := tags["Round"]
-		p, ok := pairs[key]
+		p, ok := pairs[round]
 		if !ok {
 			p = &pair{}
-			pairs[key] = p
-			order = append(order, key)
+			pairs[round] = p
+			order = append(order, round)
 		}
 		p.games++
 		p.points += pts
 		return nil
-	}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	inTags := false
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if strings.HasPrefix(line, "[") && strings.HasSuffix(line, "]") {
-			if !inTags {
-				if err := flush(); err != nil {
-					return t, err
-				}
-				inTags = true
-			}
-			name, val, ok := strings.Cut(line[1:len(line)-1], " ")
-			if ok {
-				tags[name] = strings.Trim(val, `"`)
-			}
-			continue
-		}
-		inTags = false
-	}
-	if err := sc.Err(); err != nil {
-		return t, err
-	}
-	if err := flush(); err != nil {
-		return t, err
+	})
+	if err != nil {
+		return t, fmt.Errorf("%s: %w", path, err)
 	}
 	for _, k := range order {
 		p := pairs[k]

@@ -118,7 +118,11 @@ const samplePGN = `[Event "Fastchess Tournament"]
 `
 
 func TestReadPGNPairsByRound(t *testing.T) {
-	got, err := readPGN(strings.NewReader(samplePGN), "new")
+	path := filepath.Join(t.TempDir(), "games.pgn")
+	if err := os.WriteFile(path, []byte(samplePGN), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := readPGN(path, "new")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +132,7 @@ func TestReadPGNPairsByRound(t *testing.T) {
 	if got != want {
 		t.Errorf("got %+v, want %+v", got, want)
 	}
-	if _, err := readPGN(strings.NewReader(samplePGN), "other"); err == nil {
+	if _, err := readPGN(path, "other"); err == nil {
 		t.Error("a PGN without the engine was read")
 	}
 }
