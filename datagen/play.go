@@ -23,9 +23,10 @@ func EvalID(net *eval.Net) string {
 
 // Play settings. Scores are centipawns; plies count both sides.
 const (
-	// The openings are variant960.DatagenMix: a random start position
-	// (DFRC, Chess960 or standard) and then 8 or 9 random legal plies,
-	// kept when a short search finds them balanced.
+	// The openings are PlayConfig.Mix (variant960.DatagenMix unless
+	// set): a random start position (DFRC, Chess960 or standard) and then
+	// 8 or 9 random legal plies, kept when a short search finds them
+	// balanced.
 
 	// Win adjudication: |score| >= adjWinScore, for the same side, in
 	// adjWinPlies consecutive searches (both sides' reports).
@@ -50,6 +51,8 @@ type PlayConfig struct {
 	MaxPlies  int       // recorded plies before a game is scored a draw; 0: 400
 	HashMB    int       // per worker; 0: 16
 	Net       *eval.Net // evaluation net; nil: the hand-written evaluation
+	// Mix is the opening mix; the zero value means variant960.DatagenMix.
+	Mix variant960.OpeningMix
 }
 
 func (c PlayConfig) withDefaults() PlayConfig {
@@ -65,7 +68,26 @@ func (c PlayConfig) withDefaults() PlayConfig {
 	if c.HashMB == 0 {
 		c.HashMB = 16
 	}
+	if c.Mix == (variant960.OpeningMix{}) {
+		c.Mix = variant960.DatagenMix
+	}
 	return c
+}
+
+// MixID names an opening mix for the manifest: "" for
+// variant960.DatagenMix (so that the manifests of default runs keep their
+// eleven columns), else "DFRC/Chess960/standard" in percent, with
+// "+A-B" when the random plies differ from the default.
+func MixID(m variant960.OpeningMix) string {
+	d := variant960.DatagenMix
+	if m == (variant960.OpeningMix{}) || m == d {
+		return ""
+	}
+	id := fmt.Sprintf("%d/%d/%d", m.PctDFRC, m.PctChess960, 100-m.PctDFRC-m.PctChess960)
+	if m.MinPlies != d.MinPlies || m.MaxPlies != d.MaxPlies {
+		id += fmt.Sprintf("+%d-%d", m.MinPlies, m.MaxPlies)
+	}
+	return id
 }
 
 // player plays games with its own single-threaded engine.
@@ -97,7 +119,7 @@ func (p *player) opening(r *rand.Rand) (*variant960.Position, string, error) {
 		p.eng.Clear()
 		return p.eng.Search(pos, search.Limits{Depth: variant960.OpeningSearchDepth, Nodes: p.cfg.HardNodes}, search.Callbacks{}).Score
 	}
-	pos, fen, err := variant960.DatagenMix.Opening(r, &p.ml, nil, (*variant960.Position).ShredderFEN, nil, score)
+	pos, fen, err := p.cfg.Mix.Opening(r, &p.ml, nil, (*variant960.Position).ShredderFEN, nil, score)
 	if err != nil {
 		return nil, "", fmt.Errorf("datagen: %w", err)
 	}

@@ -27,6 +27,10 @@ const ManifestName = "manifest.tsv"
 
 const manifestHeader = "# chunk\tengine\teval\tnodes\thard_nodes\tseed\tfirst_game\tend_game\tgames\tpositions\tsha256"
 
+// manifestMixColumn is the header's twelfth column, written only by runs
+// whose opening mix is not the default (MixID).
+const manifestMixColumn = "\tmix"
+
 // Options configure a generation run.
 type Options struct {
 	Out        string // output directory (chunks and manifest)
@@ -55,6 +59,7 @@ type ManifestEntry struct {
 	Games      uint64 // games stored
 	Positions  uint64
 	SHA256     string // of the chunk file
+	Mix        string // the opening mix (MixID); "": the default, and no twelfth column
 	lineNumber int
 }
 
@@ -62,7 +67,14 @@ func (m ManifestEntry) line() string {
 	return strings.Join([]string{m.Chunk, m.Engine, m.Eval,
 		strconv.FormatUint(m.Nodes, 10), strconv.FormatUint(m.HardNodes, 10), strconv.FormatUint(m.Seed, 10),
 		strconv.FormatUint(m.FirstGame, 10), strconv.FormatUint(m.EndGame, 10),
-		strconv.FormatUint(m.Games, 10), strconv.FormatUint(m.Positions, 10), m.SHA256}, "\t")
+		strconv.FormatUint(m.Games, 10), strconv.FormatUint(m.Positions, 10), m.SHA256}, "\t") + m.mixColumn()
+}
+
+func (m ManifestEntry) mixColumn() string {
+	if m.Mix == "" {
+		return ""
+	}
+	return "\t" + m.Mix
 }
 
 // ReadManifest reads DIR/manifest.tsv. A missing manifest is no error.
@@ -83,8 +95,8 @@ func ReadManifest(dir string) ([]ManifestEntry, error) {
 			continue
 		}
 		f := strings.Split(line, "\t")
-		if len(f) != 11 {
-			return nil, fmt.Errorf("%s line %d: %d fields, want 11", ManifestName, n, len(f))
+		if len(f) != 11 && len(f) != 12 {
+			return nil, fmt.Errorf("%s line %d: %d fields, want 11 or 12", ManifestName, n, len(f))
 		}
 		var nums [7]uint64
 		for i := range nums {
@@ -94,6 +106,9 @@ func ReadManifest(dir string) ([]ManifestEntry, error) {
 		}
 		out = append(out, ManifestEntry{Chunk: f[0], Engine: f[1], Eval: f[2], Nodes: nums[0], HardNodes: nums[1],
 			Seed: nums[2], FirstGame: nums[3], EndGame: nums[4], Games: nums[5], Positions: nums[6], SHA256: f[10], lineNumber: n})
+		if len(f) == 12 {
+			out[len(out)-1].Mix = f[11]
+		}
 	}
 	return out, sc.Err()
 }
@@ -178,9 +193,9 @@ func (r *run) resume() error {
 		return err
 	}
 	for _, e := range entries {
-		if e.Seed != opt.Seed || e.Nodes != opt.Play.Nodes || e.HardNodes != opt.Play.HardNodes || e.Eval != EvalID(opt.Play.Net) {
-			return fmt.Errorf("datagen: %s holds chunks made with seed %d, nodes %d/%d, eval %s; this run has seed %d, nodes %d/%d, eval %s (use another --out)",
-				opt.Out, e.Seed, e.Nodes, e.HardNodes, e.Eval, opt.Seed, opt.Play.Nodes, opt.Play.HardNodes, EvalID(opt.Play.Net))
+		if mix := MixID(opt.Play.Mix); e.Seed != opt.Seed || e.Nodes != opt.Play.Nodes || e.HardNodes != opt.Play.HardNodes || e.Eval != EvalID(opt.Play.Net) || e.Mix != mix {
+			return fmt.Errorf("datagen: %s holds chunks made with seed %d, nodes %d/%d, eval %s, mix %s; this run has seed %d, nodes %d/%d, eval %s, mix %s (use another --out)",
+				opt.Out, e.Seed, e.Nodes, e.HardNodes, e.Eval, mixName(e.Mix), opt.Seed, opt.Play.Nodes, opt.Play.HardNodes, EvalID(opt.Play.Net), mixName(mix))
 		}
 		if e.FirstGame != r.next {
 			return fmt.Errorf("datagen: %s line %d: chunk starts at game %d, want %d", ManifestName, e.lineNumber, e.FirstGame, r.next)
@@ -334,7 +349,7 @@ func (r *run) flush(end uint64) error {
 	e, err := r.co.write(&r.cw, ManifestEntry{
 		Engine: opt.Engine, Eval: EvalID(opt.Play.Net),
 		Nodes: opt.Play.Nodes, HardNodes: opt.Play.HardNodes, Seed: opt.Seed,
-		FirstGame: r.chunkFirst, EndGame: end,
+		FirstGame: r.chunkFirst, EndGame: end, Mix: MixID(opt.Play.Mix),
 	})
 	if err != nil {
 		return err
@@ -454,6 +469,15 @@ func (o *chunkOut) write(cw *chunkWriter, e ManifestEntry) (ManifestEntry, error
 	return e, nil
 }
 
+// mixName is a MixID for messages.
+func mixName(id string) string {
+	if id == "" {
+		d := variant960.DatagenMix
+		return fmt.Sprintf("default (%d/%d/%d)", d.PctDFRC, d.PctChess960, 100-d.PctDFRC-d.PctChess960)
+	}
+	return id
+}
+
 func appendManifest(dir string, e ManifestEntry) error {
 	path := filepath.Join(dir, ManifestName)
 	_, statErr := os.Stat(path)
@@ -463,7 +487,11 @@ func appendManifest(dir string, e ManifestEntry) error {
 	}
 	var b strings.Builder
 	if errors.Is(statErr, os.ErrNotExist) {
-		b.WriteString(manifestHeader + "\n")
+		b.WriteString(manifestHeader)
+		if e.Mix != "" {
+			b.WriteString(manifestMixColumn)
+		}
+		b.WriteString("\n")
 	}
 	b.WriteString(e.line() + "\n")
 	if _, err := f.WriteString(b.String()); err != nil {

@@ -532,3 +532,59 @@ func TestHardNodeLabels(t *testing.T) {
 		})
 	}
 }
+
+// TestRunMix: a run with an opening mix of its own draws its starts from
+// it, names it in the manifest (a twelfth column, which default runs do not
+// write) and refuses a resume with another mix.
+func TestRunMix(t *testing.T) {
+	if id := MixID(variant960.DatagenMix); id != "" {
+		t.Errorf("MixID(DatagenMix) = %q, want \"\"", id)
+	}
+	if id := MixID(variant960.OpeningMix{PctDFRC: 40, PctChess960: 30, MinPlies: 8, MaxPlies: 9}); id != "40/30/30" {
+		t.Errorf("MixID(40/30) = %q", id)
+	}
+	dir := t.TempDir()
+	o := runOpts(dir, 4)
+	// Standard starts only, one random ply: Black's back rank is untouched.
+	o.Play.Mix = variant960.OpeningMix{MinPlies: 1, MaxPlies: 1}
+	if err := Run(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	fens := startFENs(t, dir)
+	if len(fens) != 4 {
+		t.Fatalf("%d games, want 4", len(fens))
+	}
+	for _, f := range fens {
+		if !strings.HasPrefix(f, "rnbqkbnr/") || !strings.Contains(f, " b HAha ") {
+			t.Errorf("start %s is not one ply from the standard start", f)
+		}
+	}
+	es, err := ReadManifest(dir)
+	if err != nil || len(es) != 2 {
+		t.Fatalf("manifest: %v, %d chunks", err, len(es))
+	}
+	for _, e := range es {
+		if e.Mix != "0/0/100+1-1" {
+			t.Errorf("%s: mix %q", e.Chunk, e.Mix)
+		}
+	}
+	raw, _ := os.ReadFile(filepath.Join(dir, ManifestName))
+	if !strings.HasPrefix(string(raw), manifestHeader+"\tmix\n") {
+		t.Errorf("manifest header:\n%s", raw)
+	}
+	o = runOpts(dir, 6)
+	if err := Run(context.Background(), o); err == nil || !strings.Contains(err.Error(), "mix 0/0/100+1-1") {
+		t.Errorf("resume with the default mix: %v", err)
+	}
+	// A default run writes eleven columns.
+	def := t.TempDir()
+	if err := Run(context.Background(), runOpts(def, 2)); err != nil {
+		t.Fatal(err)
+	}
+	raw, _ = os.ReadFile(filepath.Join(def, ManifestName))
+	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		if n := len(strings.Split(line, "\t")); n != 11 {
+			t.Errorf("default run: %d columns in %q", n, line)
+		}
+	}
+}

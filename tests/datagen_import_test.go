@@ -117,3 +117,38 @@ func TestDatagenImportFailure(t *testing.T) {
 		t.Errorf("manifest: %v\n%s", err, manifest)
 	}
 }
+
+// TestDatagenMix: `rochade datagen --mix` says what it draws, records a
+// mix other than the default in the manifest's twelfth column, refuses to
+// resume that run with another mix, and refuses a bad mix with one clear
+// line.
+func TestDatagenMix(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "data")
+	args := []string{"datagen", "--out", out, "--games", "2", "--chunk", "1", "--nodes", "300", "--max-plies", "16", "--hash", "1"}
+	_, stderr := runCLI(t, false, append(args, "--mix", "0,20,80")...)
+	if !strings.Contains(stderr, "starts 0% DFRC 20% Chess960 80% standard") {
+		t.Errorf("no mix in the start line:\n%s", stderr)
+	}
+	manifest, err := os.ReadFile(filepath.Join(out, "manifest.tsv"))
+	lines := strings.Split(strings.TrimSpace(string(manifest)), "\n")
+	if err != nil || len(lines) != 3 || !strings.HasSuffix(lines[0], "\tsha256\tmix") {
+		t.Fatalf("manifest: %v\n%s", err, manifest)
+	}
+	for _, l := range lines[1:] {
+		if !strings.HasSuffix(l, "\t0/20/80") {
+			t.Errorf("manifest line without the mix: %q", l)
+		}
+	}
+	_, stderr = runCLI(t, true, append(args, "--games", "3")...)
+	if !strings.Contains(stderr, "mix 0/20/80; this run has") || !strings.Contains(stderr, "mix default (60/30/10)") {
+		t.Errorf("resume with the default mix:\n%s", stderr)
+	}
+	_, stderr = runCLI(t, true, append(args, "--games", "3", "--mix", "0,30,80")...)
+	if lines := strings.Split(strings.TrimSpace(stderr), "\n"); len(lines) != 1 || !strings.Contains(stderr, "sum to 110, want 100") {
+		t.Errorf("bad mix:\n%s", stderr)
+	}
+	// The run is as it was.
+	if again, _ := os.ReadFile(filepath.Join(out, "manifest.tsv")); !bytes.Equal(again, manifest) {
+		t.Errorf("manifest changed by the refused runs:\n%s", again)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/rochade/rochade/internal/membudget"
 	"github.com/rochade/rochade/search"
 	"github.com/rochade/rochade/uci"
+	"github.com/rochade/rochade/variant960"
 )
 
 const datagenUsage = `Usage:
@@ -34,6 +36,29 @@ const datagenUsage = `Usage:
 
 Options:
 `
+
+// parseMix reads --mix: three percentages, DFRC, Chess960 and standard,
+// summing to 100. The random plies stay the default's.
+func parseMix(s string) (variant960.OpeningMix, error) {
+	f := strings.Split(s, ",")
+	if len(f) != 3 {
+		return variant960.OpeningMix{}, fmt.Errorf("%q: want three percentages DFRC,Chess960,standard", s)
+	}
+	var pct [3]int
+	for i, x := range f {
+		n, err := strconv.Atoi(strings.TrimSpace(x))
+		if err != nil || n < 0 || n > 100 {
+			return variant960.OpeningMix{}, fmt.Errorf("%q: %q is not a percentage 0..100", s, x)
+		}
+		pct[i] = n
+	}
+	if pct[0]+pct[1]+pct[2] != 100 {
+		return variant960.OpeningMix{}, fmt.Errorf("%q: the percentages sum to %d, want 100", s, pct[0]+pct[1]+pct[2])
+	}
+	m := variant960.DatagenMix
+	m.PctDFRC, m.PctChess960 = pct[0], pct[1]
+	return m, nil
+}
 
 // runDatagen is the datagen subcommand; it returns the exit status.
 func runDatagen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -69,6 +94,9 @@ func runDatagen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
 	importPGN := fs.String("import-pgn", "", "import these PGN files (comma-separated) instead of playing games")
 	engine := fs.String("engine", "pgn", "with --import-pgn: the engine column of the manifest")
+	d := variant960.DatagenMix
+	defMix := fmt.Sprintf("%d,%d,%d", d.PctDFRC, d.PctChess960, 100-d.PctDFRC-d.PctChess960)
+	mixFlag := fs.String("mix", defMix, "start positions in percent: DFRC,Chess960,standard (summing to 100); a run other than the default records it in the manifest")
 	var nf netFlags
 	nf.register(fs)
 	fs.Usage = func() {
@@ -90,6 +118,11 @@ func runDatagen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	if *out == "" || (*games == 0 && *positions == 0) {
 		fmt.Fprintln(stderr, "rochade datagen: need --out and --games or --positions")
+		return 2
+	}
+	mix, err := parseMix(*mixFlag)
+	if err != nil {
+		fmt.Fprintf(stderr, "rochade datagen: --mix: %v\n", err)
 		return 2
 	}
 	if *nodes == 0 || *threads < 1 || *chunk < 1 || *maxPlies < 1 || *hash < 1 {
@@ -122,12 +155,12 @@ func runDatagen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	defer stop()
 	opt := datagen.Options{
 		Out: *out, Seed: *seed, Threads: *threads, Games: *games, Positions: *positions, ChunkGames: *chunk,
-		Play:     datagen.PlayConfig{Nodes: *nodes, HardNodes: *hard, MaxPlies: *maxPlies, HashMB: *hash, Net: net},
+		Play:     datagen.PlayConfig{Nodes: *nodes, HardNodes: *hard, MaxPlies: *maxPlies, HashMB: *hash, Net: net, Mix: mix},
 		Engine:   uci.Version,
 		Progress: stderr, ProgressEvery: *every,
 	}
-	fmt.Fprintf(stderr, "datagen: engine %s, eval %s, seed %d, nodes %d, threads %d, out %s\n",
-		uci.Version, datagen.EvalID(net), *seed, *nodes, *threads, *out)
+	fmt.Fprintf(stderr, "datagen: engine %s, eval %s, seed %d, nodes %d, threads %d, starts %d%% DFRC %d%% Chess960 %d%% standard, out %s\n",
+		uci.Version, datagen.EvalID(net), *seed, *nodes, *threads, mix.PctDFRC, mix.PctChess960, 100-mix.PctDFRC-mix.PctChess960, *out)
 	if err := datagen.Run(ctx, opt); err != nil {
 		if errors.Is(err, context.Canceled) {
 			fmt.Fprintln(stderr, "rochade datagen: interrupted; the chunk in progress is lost, rerun to resume")

@@ -45,6 +45,10 @@ func TestDatagenCLI(t *testing.T) {
 		{"datagen", "stats"},
 		{"datagen", "--import-pgn", "a.pgn"},
 		{"datagen", "--import-pgn", ",", "--out", dir},
+		{"datagen", "--out", dir, "--games", "1", "--mix", "50,50"},
+		{"datagen", "--out", dir, "--games", "1", "--mix", "50,40,20"},
+		{"datagen", "--out", dir, "--games", "1", "--mix", "50,-10,60"},
+		{"datagen", "--out", dir, "--games", "1", "--mix", "x,50,50"},
 	} {
 		errb.Reset()
 		if rc := run(args, nil, &out, &errb); rc != 2 {
