@@ -83,7 +83,7 @@ func MixID(m variant960.OpeningMix) string {
 	if m == (variant960.OpeningMix{}) || m == d {
 		return ""
 	}
-	id := fmt.Sprintf("%d/%d/%d", m.PctDFRC, m.PctChess960, 100-m.PctDFRC-m.PctChess960)
+	id := m.Percents()
 	if m.MinPlies != d.MinPlies || m.MaxPlies != d.MaxPlies {
 		id += fmt.Sprintf("+%d-%d", m.MinPlies, m.MaxPlies)
 	}

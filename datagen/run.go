@@ -472,8 +472,7 @@ func (o *chunkOut) write(cw *chunkWriter, e ManifestEntry) (ManifestEntry, error
 // mixName is a MixID for messages.
 func mixName(id string) string {
 	if id == "" {
-		d := variant960.DatagenMix
-		return fmt.Sprintf("default (%d/%d/%d)", d.PctDFRC, d.PctChess960, 100-d.PctDFRC-d.PctChess960)
+		return "default (" + variant960.DatagenMix.Percents() + ")"
 	}
 	return id
 }

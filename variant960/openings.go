@@ -2,6 +2,7 @@ package variant960
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 )
 
@@ -25,6 +26,12 @@ const (
 type OpeningMix struct {
 	PctDFRC, PctChess960 int // the rest: the standard start position
 	MinPlies, MaxPlies   int
+}
+
+// Percents is the mix's start shares in percent, "DFRC/Chess960/standard"
+// (the standard start takes what the other two leave).
+func (m OpeningMix) Percents() string {
+	return fmt.Sprintf("%d/%d/%d", m.PctDFRC, m.PctChess960, 100-m.PctDFRC-m.PctChess960)
 }
 
 // DatagenMix is the opening mix of rochade datagen: 60% DFRC (two

@@ -94,8 +94,7 @@ func runDatagen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
 	importPGN := fs.String("import-pgn", "", "import these PGN files (comma-separated) instead of playing games")
 	engine := fs.String("engine", "pgn", "with --import-pgn: the engine column of the manifest")
-	d := variant960.DatagenMix
-	defMix := fmt.Sprintf("%d,%d,%d", d.PctDFRC, d.PctChess960, 100-d.PctDFRC-d.PctChess960)
+	defMix := strings.ReplaceAll(variant960.DatagenMix.Percents(), "/", ",")
 	mixFlag := fs.String("mix", defMix, "start positions in percent: DFRC,Chess960,standard (summing to 100); a run other than the default records it in the manifest")
 	var nf netFlags
 	nf.register(fs)
