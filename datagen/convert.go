@@ -133,6 +133,6 @@ func (s *Stats) Write(w io.Writer) {
 		}
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "mate labels: %d genuine, %d fake (a search stopped by its node limit, before build 6f6374c; %.2f%% of positions)\n",
+	fmt.Fprintf(w, "mate labels: %d genuine, %d fake (not borne out by the rest of the game, see datagen/labels.go; skipped in training; %.2f%% of positions)\n",
 		s.Mates.Genuine, s.Mates.Fake, 100*float64(s.Mates.Fake)/float64(max(s.Positions, 1)))
 }

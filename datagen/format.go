@@ -79,9 +79,10 @@ type Sample struct {
 	Result int             // game result for White: 2 win, 1 draw, 0 loss
 	Ply    int             // plies since the game's recorded start (0 = first recorded position)
 
-	// FakeMate: Score is a ±MateScore label that a search stopped by its
-	// node limit left in chunks made before build 6f6374c, not a mate
-	// (see labels.go). Score keeps the stored label.
+	// FakeMate: Score is a ±MateScore label that the rest of the game does
+	// not bear out (see labels.go); in chunks made before build 6f6374c,
+	// mostly a search stopped by its node limit. Score keeps the stored
+	// label.
 	FakeMate bool
 }
 
