@@ -26,7 +26,7 @@ package datagen
 // kept as genuine (it names the right winner).
 //
 // From build 6f6374c on, no search stores such a label, but the rule
-// still marks a few mates per million positions: a search of the losing
+// still marks about 13 mates per million positions: a search of the losing
 // side that saw its own mate while a later search of the winner gave an
 // ordinary score, or a game that the winner then failed to win. They
 // are real search results, yet the game does not confirm them, and
