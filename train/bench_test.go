@@ -25,15 +25,27 @@ func BenchmarkGradient(b *testing.B) {
 	}
 	cfg := DefaultConfig()
 	cfg.Threads = 1
-	tr := NewTrainer(NewNet(1, DefaultBuckets), cfg)
-	b.ResetTimer()
-	c0 := cpuTime()
-	for range b.N {
-		tr.Gradient(d, idx)
+	for _, c := range []struct {
+		name string
+		net  func() *Net
+	}{
+		{"256", func() *Net { return NewNet(1, DefaultBuckets) }},
+		{"512", func() *Net { return NewShapedNet(1, DefaultBuckets, 512, eval.PlainKings) }},
+		{"512-kings4", func() *Net { return NewShapedNet(1, DefaultBuckets, 512, KingLayouts["4"]) }},
+		{"512-kings4-factorised", func() *Net { return NewFactorisedNet(1, DefaultBuckets, 512, KingLayouts["4"]) }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			tr := NewTrainer(c.net(), cfg)
+			b.ResetTimer()
+			c0 := cpuTime()
+			for range b.N {
+				tr.Gradient(d, idx)
+			}
+			cpu := cpuTime() - c0
+			b.ReportMetric(float64(b.N*len(idx))/cpu.Seconds(), "samples/cpu-s")
+			b.ReportMetric(float64(len(d.Feat))/float64(d.Len()), "pieces")
+		})
 	}
-	cpu := cpuTime() - c0
-	b.ReportMetric(float64(b.N*len(idx))/cpu.Seconds(), "samples/cpu-s")
-	b.ReportMetric(float64(len(d.Feat))/float64(d.Len()), "pieces")
 }
 
 func TestKernelsMatchScalar(t *testing.T) {

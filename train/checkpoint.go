@@ -15,14 +15,15 @@ import (
 const ckptMagic = "RCHDCKPT"
 
 // ckptVersion is the checkpoint format: 2 added Buckets, 3 the hidden
-// width and the king buckets (ckptShape). Version 2 checkpoints are read
-// as width 256 with one king bucket; version 1 checkpoints (written
-// before output buckets) are refused.
-const ckptVersion = 3
+// width and the king buckets (ckptShape), 4 the factoriser (a uint32
+// after ckptShape, 1 with it). Version 2 checkpoints are read as width 256
+// with one king bucket, version 3 ones as nets without the factoriser;
+// version 1 checkpoints (written before output buckets) are refused.
+const ckptVersion = 4
 
 // A checkpoint is the magic, a uint32 version, a ckptHeader and (version
-// 3) a ckptShape, followed by P, M and V (NumParam float32 each), all
-// little-endian.
+// 3) a ckptShape and (version 4) the factoriser's uint32, followed by P, M
+// and V (NumParam float32 each), all little-endian.
 type ckptHeader struct {
 	NumParam uint32
 	Buckets  uint32
@@ -50,8 +51,12 @@ func (t *Trainer) SaveCheckpoint(path string) error {
 	if k.Mirror {
 		sh.Mirror = 1
 	}
+	var factor uint32
+	if t.Net.Factor {
+		factor = 1
+	}
 	return atomicfile.WriteFunc(path, 0o644, func(w io.Writer) error {
-		for _, x := range []any{[]byte(ckptMagic), uint32(ckptVersion), h, sh, t.P, t.M, t.V} {
+		for _, x := range []any{[]byte(ckptMagic), uint32(ckptVersion), h, sh, factor, t.P, t.M, t.V} {
 			if err := binary.Write(w, binary.LittleEndian, x); err != nil {
 				return err
 			}
@@ -65,6 +70,7 @@ type Checkpoint struct {
 	Buckets   int
 	Hidden    int
 	Kings     eval.KingBuckets
+	Factor    bool // with the factoriser (Net.Factor)
 	Epoch     int
 	Step      int64
 	K, Lambda float64
@@ -84,8 +90,8 @@ func LoadCheckpoint(path string) (*Checkpoint, error) {
 		return nil, fmt.Errorf("%s: not a trainer checkpoint", path)
 	}
 	ver := binary.LittleEndian.Uint32(magic[8:])
-	if ver != 2 && ver != ckptVersion {
-		return nil, fmt.Errorf("%s: checkpoint format v%d, this trainer reads v2 and v%d (v1 was written before output buckets; start a new run)", path, ver, ckptVersion)
+	if ver < 2 || ver > ckptVersion {
+		return nil, fmt.Errorf("%s: checkpoint format v%d, this trainer reads v2 to v%d (v1 was written before output buckets; start a new run)", path, ver, ckptVersion)
 	}
 	var h ckptHeader
 	if err := binary.Read(r, binary.LittleEndian, &h); err != nil {
@@ -113,9 +119,19 @@ func LoadCheckpoint(path string) (*Checkpoint, error) {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 	}
-	np := NumParams(c.Buckets, c.Hidden, c.Kings.N)
+	if ver >= 4 {
+		var factor uint32
+		if err := binary.Read(r, binary.LittleEndian, &factor); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if factor > 1 {
+			return nil, fmt.Errorf("%s: factoriser %d, want 0 or 1", path, factor)
+		}
+		c.Factor = factor == 1
+	}
+	np := NumParams(c.Buckets, c.Hidden, c.Kings.N, c.Factor)
 	if h.NumParam != uint32(np) {
-		return nil, fmt.Errorf("%s: %d parameters, want %d for %d buckets, width %d and %d king buckets", path, h.NumParam, np, h.Buckets, c.Hidden, c.Kings.N)
+		return nil, fmt.Errorf("%s: %d parameters, want %d for %d buckets, width %d, %d king buckets and factoriser %v", path, h.NumParam, np, h.Buckets, c.Hidden, c.Kings.N, c.Factor)
 	}
 	c.P, c.M, c.V = make([]float32, np), make([]float32, np), make([]float32, np)
 	for _, x := range [][]float32{c.P, c.M, c.V} {
@@ -133,7 +149,8 @@ func LoadCheckpoint(path string) (*Checkpoint, error) {
 // counters; cfg supplies the rest (its K and Lambda are used as given).
 func Resume(c *Checkpoint, cfg Config) *Trainer {
 	t := &Trainer{Cfg: cfg, P: c.P, M: c.M, V: c.V, Step: c.Step, Epoch: c.Epoch,
-		Net: &Net{Hidden: c.Hidden, Kings: c.Kings}}
-	t.alias(shape{c.Hidden, c.Kings.N, c.Buckets})
+		Net: &Net{Hidden: c.Hidden, Kings: c.Kings, Factor: c.Factor}}
+	t.alias(shape{c.Hidden, c.Kings.N, c.Buckets, c.Factor})
+	t.syncFactor()
 	return t
 }

@@ -3,6 +3,7 @@ package train
 import (
 	"bytes"
 	"encoding/binary"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -312,5 +313,121 @@ func TestShapedNetFilesAndCheckpoints(t *testing.T) {
 	os.WriteFile(path, b, 0o644)
 	if _, err := LoadCheckpoint(path); err == nil || !strings.Contains(err.Error(), "parameters") {
 		t.Errorf("width 512 with a plain net's parameters: err = %v", err)
+	}
+}
+
+// TestFactorisedNet: a net with king buckets and the factoriser trains,
+// its file holds the factoriser merged into every bucket (the engine's net
+// evaluates as the float net does), its checkpoint resumes it exactly, and
+// a version 3 checkpoint (before the factoriser) still resumes, without one.
+func TestFactorisedNet(t *testing.T) {
+	r := rand.New(rand.NewPCG(97, 98))
+	d, _ := materialData(t, r, 600)
+	val := d.Split(100)
+	cfg := DefaultConfig()
+	cfg.Batch, cfg.Epochs, cfg.K, cfg.Threads, cfg.LR = 32, 3, 400, 2, 0.005
+	kings := KingLayouts["4"]
+	tr := NewTrainer(NewFactorisedNet(99, 4, 512, kings), cfg)
+	blk := eval.NetInputs * 512
+	if len(tr.Net.W) != 5*blk || len(tr.P) != NumParams(4, 512, 4, true) {
+		t.Fatalf("%d first-layer weights, %d parameters", len(tr.Net.W), len(tr.P))
+	}
+	before := tr.Loss(val)
+	tr.RunEpoch(d, val, time.Now(), nil)
+	tr.RunEpoch(d, val, time.Now(), nil)
+	if after := tr.Loss(val); !(after < before) {
+		t.Errorf("validation loss %.6f after two epochs, %.6f before", after, before)
+	}
+	fac := tr.Net.W[4*blk:]
+	if !slices.ContainsFunc(fac, func(x float32) bool { return x != 0 }) {
+		t.Fatal("the factoriser did not learn")
+	}
+
+	// The merged net is the same function as the factorised one, and its
+	// quantisation is what the engine loads.
+	m := tr.Net.Merged()
+	if m.Factor || len(m.W) != 4*blk || m.Kings != kings {
+		t.Fatalf("merged: factor %v, %d weights", m.Factor, len(m.W))
+	}
+	for i := range val.Len() {
+		fw, wtm := val.Features(i), val.STM[i] == 0
+		if a, b := tr.Net.EvalFeatures(fw, wtm), m.EvalFeatures(fw, wtm); math.Abs(float64(a-b)) > 1e-4 {
+			t.Fatalf("position %d: factorised %v, merged %v", i, a, b)
+		}
+	}
+	q := tr.Net.Quantise()
+	if len(q.W) != 4*blk || q.Kings != kings {
+		t.Fatalf("quantised: %d weights, kings %+v", len(q.W), q.Kings)
+	}
+	q.Manifest = []byte(`{}`)
+	nf := filepath.Join(t.TempDir(), "f.nnue")
+	if err := SaveNetFile(nf, q); err != nil {
+		t.Fatal(err)
+	}
+	en, err := eval.LoadNetFile(nf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, w := range m.W {
+		if q.W[i] != roundClamp16(float64(w)*eval.NetQA) {
+			t.Fatalf("weight %d: quantised %d, merged %v", i, q.W[i], w)
+		}
+	}
+	if ql, fl := tr.QuantLoss(q, val), tr.Loss(val); math.Abs(ql-fl) > 0.1*fl {
+		t.Errorf("quantised loss %.6f, float %.6f", ql, fl)
+	}
+	pos, err := v.ParseFEN("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := eval.EvaluateNet(en, pos), q.QuantEval(pos); a != b {
+		t.Errorf("engine %d, trainer's quantised eval %d", a, b)
+	}
+
+	// Checkpoints.
+	dir := t.TempDir()
+	path := filepath.Join(dir, "ckpt")
+	if err := tr.SaveCheckpoint(path); err != nil {
+		t.Fatal(err)
+	}
+	c, err := LoadCheckpoint(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := Resume(c, cfg)
+	if !c.Factor || !res.Net.Factor || len(res.Net.W) != 5*blk {
+		t.Fatalf("checkpoint: factor %v, %d weights", c.Factor, len(res.Net.W))
+	}
+	if !slices.Equal(tr.P, res.P) || !slices.Equal(tr.Net.eff, res.Net.eff) || tr.Loss(val) != res.Loss(val) {
+		t.Fatalf("resumed: P equal %v, eff equal %v", slices.Equal(tr.P, res.P), slices.Equal(tr.Net.eff, res.Net.eff))
+	}
+	tr.RunEpoch(d, nil, time.Now(), nil)
+	res.RunEpoch(d, nil, time.Now(), nil)
+	if !slices.Equal(tr.P, res.P) || !slices.Equal(tr.V, res.V) {
+		t.Fatal("the resumed run differs")
+	}
+	// Version 3: the same file without the factoriser's uint32. A net
+	// without the factoriser reads back; this one's parameters no longer
+	// match its shape.
+	plain := NewTrainer(NewShapedNet(99, 4, 512, kings), cfg)
+	for _, tt := range []struct {
+		tr *Trainer
+		ok bool
+	}{{plain, true}, {tr, false}} {
+		if err := tt.tr.SaveCheckpoint(path); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(path)
+		at := 12 + binary.Size(ckptHeader{}) + binary.Size(ckptShape{})
+		b = slices.Delete(b, at, at+4)
+		binary.LittleEndian.PutUint32(b[8:], 3)
+		os.WriteFile(path, b, 0o644)
+		c, err := LoadCheckpoint(path)
+		if tt.ok && (err != nil || c.Factor || !slices.Equal(c.P, plain.P)) {
+			t.Errorf("version 3 checkpoint: %v", err)
+		}
+		if !tt.ok && (err == nil || !strings.Contains(err.Error(), "parameters")) {
+			t.Errorf("version 3 checkpoint of a factorised net: err = %v", err)
+		}
 	}
 }

@@ -54,6 +54,52 @@ type Net struct {
 
 	Hidden int              // accumulator width
 	Kings  eval.KingBuckets // king input buckets
+	// Factor: W has one more block of NetInputs rows after the king
+	// buckets' blocks, the factoriser. Every piece uses its row there as
+	// well as its row in its king bucket's block, so what is common to all
+	// king squares is learnt from every position. The file holds the sum
+	// (Merged); the factoriser exists in training only.
+	Factor bool
+	// eff is, with the factoriser, every king bucket's block plus the
+	// factoriser's: the rows the forward pass reads, so that a sample
+	// costs what it costs without the factoriser. syncFactor makes it
+	// from W; whoever changes W calls it (the trainer does after every
+	// step).
+	eff []float32
+}
+
+// rows is the first layer as the forward pass reads it: Kings.N blocks of
+// NetInputs rows.
+func (n *Net) rows() []float32 {
+	if n.Factor {
+		return n.eff
+	}
+	return n.W
+}
+
+// allocEff makes eff the right size (before syncFactor runs on several
+// threads).
+func (n *Net) allocEff() {
+	if k := n.Kings.N * eval.NetInputs * n.Hidden; n.Factor && len(n.eff) != k {
+		n.eff = make([]float32, k)
+	}
+}
+
+// syncFactor sets eff from W, for the positions [lo, hi) of each block
+// (allocEff first).
+func (n *Net) syncFactor(lo, hi int) {
+	if !n.Factor {
+		return
+	}
+	blk := eval.NetInputs * n.Hidden
+	k := n.Kings.N
+	fac := n.W[k*blk : (k+1)*blk]
+	for b := range k {
+		w, e := n.W[b*blk:(b+1)*blk], n.eff[b*blk:(b+1)*blk]
+		for i := lo; i < hi; i++ {
+			e[i] = w[i] + fac[i]
+		}
+	}
 }
 
 // Buckets is the number of output buckets.
@@ -61,19 +107,30 @@ func (n *Net) Buckets() int { return len(n.OB) }
 
 // shape is the size of a net's parts, which places them in the trainer's
 // flat parameter vector: W at 0, then B, O and OB.
-type shape struct{ hidden, kings, buckets int }
+type shape struct {
+	hidden, kings, buckets int
+	factor                 bool
+}
 
-func (n *Net) shape() shape { return shape{n.Hidden, n.Kings.N, n.Buckets()} }
+func (n *Net) shape() shape { return shape{n.Hidden, n.Kings.N, n.Buckets(), n.Factor} }
 
-func (s shape) offB() int   { return s.kings * eval.NetInputs * s.hidden }
+// blocks is the number of blocks of NetInputs rows in W.
+func (s shape) blocks() int {
+	if s.factor {
+		return s.kings + 1
+	}
+	return s.kings
+}
+
+func (s shape) offB() int   { return s.blocks() * eval.NetInputs * s.hidden }
 func (s shape) offO() int   { return s.offB() + s.hidden }
 func (s shape) offOB() int  { return s.offO() + s.buckets*2*s.hidden }
 func (s shape) params() int { return s.offOB() + s.buckets }
 
 // NumParams is the number of parameters of a net with the given output
-// buckets, width and king buckets.
-func NumParams(buckets, hidden, kingBuckets int) int {
-	return shape{hidden, kingBuckets, buckets}.params()
+// buckets, width and king buckets, with or without the factoriser.
+func NumParams(buckets, hidden, kingBuckets int, factor bool) int {
+	return shape{hidden, kingBuckets, buckets, factor}.params()
 }
 
 // NewNet returns a randomly initialised net of width eval.NetHidden with
@@ -120,6 +177,31 @@ func NewShapedNet(seed uint64, buckets, hidden int, kings eval.KingBuckets) *Net
 	return n
 }
 
+// NewFactorisedNet is NewShapedNet with the factoriser: its block starts
+// at zero, so the net starts as NewShapedNet's.
+func NewFactorisedNet(seed uint64, buckets, hidden int, kings eval.KingBuckets) *Net {
+	n := NewShapedNet(seed, buckets, hidden, kings)
+	n.W = append(n.W, make([]float32, eval.NetInputs*hidden)...)
+	n.Factor = true
+	n.allocEff()
+	n.syncFactor(0, eval.NetInputs*hidden)
+	return n
+}
+
+// Merged returns the net as the file holds it. With the factoriser, that
+// is a net without one whose every king bucket's block is that block plus
+// the factoriser's, each weight kept within MaxSize like every weight the
+// trainer makes; without one, it is n itself.
+func (n *Net) Merged() *Net {
+	if !n.Factor {
+		return n
+	}
+	m := n.Clone() // its eff is made afresh from its W
+	m.W, m.eff, m.Factor = m.eff, nil, false
+	clip(m.W)
+	return m
+}
+
 // Clone returns a deep copy.
 func (n *Net) Clone() *Net {
 	c := &Net{
@@ -129,7 +211,10 @@ func (n *Net) Clone() *Net {
 		OB:     append([]float32(nil), n.OB...),
 		Hidden: n.Hidden,
 		Kings:  n.Kings,
+		Factor: n.Factor,
 	}
+	c.allocEff()
+	c.syncFactor(0, eval.NetInputs*n.Hidden)
 	return c
 }
 
@@ -218,9 +303,9 @@ func screlu(x float32) float32 {
 	return x * x
 }
 
-// accumulate sets acc to B plus the W rows of feats.
+// accumulate sets acc to B plus the first-layer rows of feats.
 func (n *Net) accumulate(acc []float32, feats []uint16) {
-	accumulateRows(acc, n.B, n.W, feats)
+	accumulateRows(acc, n.B, n.rows(), feats)
 }
 
 // output is the raw output (eval = output*Scale) of output bucket b given

@@ -36,7 +36,9 @@ func roundClamp16(x float64) int16 {
 
 // Quantise converts float weights to the file's integers. The weights must
 // be within MaxSize (Clip does that) for the values to be exact roundings.
+// A factorised net is merged first (Merged).
 func (n *Net) Quantise() *QuantNet {
+	n = n.Merged()
 	q := &QuantNet{
 		W:      make([]int16, len(n.W)),
 		B:      make([]int16, len(n.B)),

@@ -161,6 +161,12 @@ func refLoss(p []float64, sh shape, kings eval.KingBuckets, pos []*v.Position, s
 						for h := range hid {
 							acc[side][h] += p[offW+f*hid+h]
 						}
+						if sh.factor { // the same input in the factoriser's block
+							ff := kings.N*eval.NetInputs + f%eval.NetInputs
+							for h := range hid {
+								acc[side][h] += p[offW+ff*hid+h]
+							}
+						}
 					}
 				}
 			}
@@ -185,19 +191,21 @@ func refLoss(p []float64, sh shape, kings eval.KingBuckets, pos []*v.Position, s
 
 func TestGradientMatchesFiniteDifferences(t *testing.T) {
 	for _, nb := range []int{1, 3, 8} {
-		t.Run(fmt.Sprint(nb, " buckets"), func(t *testing.T) { testGradient(t, nb, eval.NetHidden, eval.PlainKings) })
+		t.Run(fmt.Sprint(nb, " buckets"), func(t *testing.T) { testGradient(t, nb, eval.NetHidden, eval.PlainKings, false) })
 	}
 	for _, name := range []string{"4", "8"} {
 		kb := KingLayouts[name]
-		t.Run("width 512, king buckets "+name, func(t *testing.T) { testGradient(t, 3, 512, kb) })
+		t.Run("width 512, king buckets "+name, func(t *testing.T) { testGradient(t, 3, 512, kb, false) })
+		t.Run("width 512, king buckets "+name+", factorised", func(t *testing.T) { testGradient(t, 3, 512, kb, true) })
 	}
 }
 
 // testGradient checks the trainer's loss and gradient against refLoss and
 // its central differences, on positions of different piece counts so that
 // several output buckets are used (and, with king buckets, kings on both
-// wings, so that mirrored and unmirrored inputs are used).
-func testGradient(t *testing.T, nb, hid int, kings eval.KingBuckets) {
+// wings, so that mirrored and unmirrored inputs are used); with factor,
+// the net has the factoriser, with random weights.
+func testGradient(t *testing.T, nb, hid int, kings eval.KingBuckets, factor bool) {
 	r := rand.New(rand.NewPCG(5, 6))
 	var pos []*v.Position
 	used := map[int]bool{}
@@ -222,6 +230,12 @@ func testGradient(t *testing.T, nb, hid int, kings eval.KingBuckets) {
 		d.Add(p, s, res)
 	}
 	net := NewShapedNet(7, nb, hid, kings)
+	if factor {
+		net = NewFactorisedNet(7, nb, hid, kings)
+		for i := kings.N * eval.NetInputs * hid; i < len(net.W); i++ {
+			net.W[i] = float32((r.Float64()*2 - 1) * 0.1)
+		}
+	}
 	for i := range net.O {
 		net.O[i] *= 6 // a livelier output than at initialisation
 	}
@@ -238,8 +252,8 @@ func testGradient(t *testing.T, nb, hid int, kings eval.KingBuckets) {
 		idx[i] = uint32(i)
 	}
 	loss, g := tr.Gradient(d, idx)
-	if len(g) != NumParams(nb, hid, kings.N) {
-		t.Fatalf("%d gradients, want %d", len(g), NumParams(nb, hid, kings.N))
+	if len(g) != NumParams(nb, hid, kings.N, factor) {
+		t.Fatalf("%d gradients, want %d", len(g), NumParams(nb, hid, kings.N, factor))
 	}
 
 	p := make([]float64, len(tr.P))
@@ -264,6 +278,12 @@ func testGradient(t *testing.T, nb, hid int, kings eval.KingBuckets) {
 						f := kings.Index(persp, ps.KingSquare(persp), c, pt, bb.PopLSB())
 						for range 4 {
 							check = append(check, offW+f*hid+r.IntN(hid))
+						}
+						if factor {
+							ff := kings.N*eval.NetInputs + f%eval.NetInputs
+							for range 4 {
+								check = append(check, offW+ff*hid+r.IntN(hid))
+							}
 						}
 					}
 				}

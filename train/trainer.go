@@ -95,7 +95,17 @@ func NewTrainer(net *Net, cfg Config) *Trainer {
 	copy(t.P[sh.offOB():], net.OB)
 	t.Net = net
 	t.alias(sh)
+	t.syncFactor()
 	return t
+}
+
+// syncFactor makes the net's merged rows from P (Net.syncFactor), on all
+// threads.
+func (t *Trainer) syncFactor() {
+	if t.Net.Factor {
+		t.Net.allocEff()
+		t.parallel(eval.NetInputs*t.Net.Hidden, func(_, lo, hi int) { t.Net.syncFactor(lo, hi) })
+	}
 }
 
 // alias points the net's slices into P, for the shape sh.
@@ -216,6 +226,22 @@ func (t *Trainer) Gradient(d *Dataset, idx []uint32) (float64, []float32) {
 			}
 		})
 	}
+	if t.Net.Factor {
+		// The samples' rows are the merged ones: each factoriser weight's
+		// gradient is the sum of the gradients of the king buckets' copies.
+		blk := eval.NetInputs * t.Net.Hidden
+		kb := t.Net.Kings.N
+		t.parallel(blk, func(_, lo, hi int) {
+			fac := g0[kb*blk+lo : kb*blk+hi]
+			clear(fac)
+			for b := range kb {
+				gb := g0[b*blk+lo : b*blk+hi]
+				for j := range fac {
+					fac[j] += gb[j]
+				}
+			}
+		})
+	}
 	return loss / float64(len(idx)), g0
 }
 
@@ -251,6 +277,7 @@ func (t *Trainer) adam(g []float32, lr float64) {
 			}
 		}
 	})
+	t.syncFactor()
 }
 
 // Loss is the mean loss over d (no gradient).

@@ -30,6 +30,12 @@ the board reflected a <-> h while that king is on files e-h unless
 --king-mirror=false. The plain net of width 256 is written in format
 RCHDNNUE v2, which every build reads; any other in v3.
 
+--factorise adds a factoriser to a net with king buckets: one more
+block of 768 inputs that every position uses beside its king bucket's,
+so that what all king squares share is learnt from every position. The
+file holds each bucket's block plus the factoriser's, so the engine sees
+a plain king-bucketed net and plays it at the same speed.
+
 King bucket layouts: 1 (none), 4 (rank 1 wing a-b | rank 1 centre c-d |
 rank 2 | ranks 3-8), 8 (a1-b1 | c1 | d1 | a2-b2 | c2-d2 | ranks 3-4 wing
 | ranks 3-4 centre | ranks 5-8), or 32 comma-separated bucket numbers for
@@ -65,6 +71,7 @@ type manifest struct {
 	KingBuckets  int           `json:"king_buckets"`
 	KingMap      []int         `json:"king_map,omitempty"`
 	KingMirror   bool          `json:"king_mirror,omitempty"`
+	Factorised   bool          `json:"factorised,omitempty"`
 	TrainCount   int           `json:"train_positions"`
 	ValCount     int           `json:"val_positions"`
 	Filters      train.Filter  `json:"filters"`
@@ -104,7 +111,7 @@ type trainOpts struct {
 	k                                  float64
 	flt                                train.Filter
 	outPath, bestPath, ckptDir, resume string
-	mirror, kingMirror, dedup          bool
+	mirror, kingMirror, dedup, factor  bool
 	kingLayout, cpuProfile             string
 	kings                              eval.KingBuckets // --king-buckets and --king-mirror
 	set                                map[string]bool  // the flags given
@@ -143,6 +150,7 @@ func trainMain(args []string, out, errOut io.Writer) error {
 	cfg := tr.Cfg
 	man.K, man.Lambda, man.Buckets = cfg.K, cfg.Lambda, tr.Net.Buckets()
 	man.Hidden, man.KingBuckets, man.KingMirror = tr.Net.Hidden, tr.Net.Kings.N, tr.Net.Kings.Mirror
+	man.Factorised = tr.Net.Factor
 	if tr.Net.Kings.N > 1 {
 		for _, b := range tr.Net.Kings.Map {
 			man.KingMap = append(man.KingMap, int(b))
@@ -161,8 +169,8 @@ func trainMain(args []string, out, errOut io.Writer) error {
 			return err
 		}
 	}
-	fmt.Fprintf(out, "epochs %d + %d finishing, batch %d, lr %g (%s), wd %g, lambda %.2f, K %.1f, buckets %d, hidden %d, king buckets %d (mirror %v), threads %d\n",
-		cfg.Epochs, o.finish, cfg.Batch, cfg.LR, cfg.Schedule, cfg.WD, cfg.Lambda, cfg.K, tr.Net.Buckets(), tr.Net.Hidden, tr.Net.Kings.N, tr.Net.Kings.Mirror, cfg.Threads)
+	fmt.Fprintf(out, "epochs %d + %d finishing, batch %d, lr %g (%s), wd %g, lambda %.2f, K %.1f, buckets %d, hidden %d, king buckets %d (mirror %v, factoriser %v), threads %d\n",
+		cfg.Epochs, o.finish, cfg.Batch, cfg.LR, cfg.Schedule, cfg.WD, cfg.Lambda, cfg.K, tr.Net.Buckets(), tr.Net.Hidden, tr.Net.Kings.N, tr.Net.Kings.Mirror, tr.Net.Factor, cfg.Threads)
 	if tr.Epoch == 0 && valSet.Len() > 0 {
 		vl, vs := tr.Evaluate(valSet)
 		fmt.Fprintf(out, "epoch   0  val %.6f (score %.6f)\n", vl, vs)
@@ -226,6 +234,7 @@ func parseTrainFlags(args []string, errOut io.Writer) (*trainOpts, error) {
 	fs.StringVar(&o.kingLayout, "king-buckets", "1", "king input buckets: a layout (1: none, 4, 8) or 32 comma-separated bucket numbers (see above); a resumed run keeps its checkpoint's")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
 	fs.BoolVar(&o.kingMirror, "king-mirror", false, "reflect a side's inputs a <-> h while its king is on files e-h (default: on for every king bucket layout but 1)")
+	fs.BoolVar(&o.factor, "factorise", false, "train a factoriser beside the king buckets (needs --king-buckets other than 1; merged into the file's weights); a resumed run keeps its checkpoint's")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -252,6 +261,9 @@ func parseTrainFlags(args []string, errOut io.Writer) (*trainOpts, error) {
 	}
 	if o.set["king-mirror"] {
 		o.kings.Mirror = o.kingMirror
+	}
+	if o.factor && o.kings.N < 2 && o.resume == "" {
+		return nil, errors.New("--factorise needs king buckets (--king-buckets 4, 8 or a map of two or more)")
 	}
 	if cfg.Schedule != "cosine" && cfg.Schedule != "step" {
 		return nil, fmt.Errorf("unknown --schedule %q", cfg.Schedule)
@@ -332,6 +344,9 @@ func startTrainer(o *trainOpts, trainSet *train.Dataset, out io.Writer) (*train.
 			cfg.K = k
 			fmt.Fprintf(out, "K %.1f fitted (MSE of sigmoid(score/K) vs result %.5f)\n", k, mse)
 		}
+		if o.factor {
+			return train.NewTrainer(train.NewFactorisedNet(cfg.Seed, o.buckets, o.hidden, o.kings), cfg), nil
+		}
 		return train.NewTrainer(train.NewShapedNet(cfg.Seed, o.buckets, o.hidden, o.kings), cfg), nil
 	}
 	path := o.resume
@@ -350,6 +365,9 @@ func startTrainer(o *trainOpts, trainSet *train.Dataset, out io.Writer) (*train.
 	}
 	if (o.set["king-buckets"] || o.set["king-mirror"]) && o.kings != c.Kings {
 		return nil, fmt.Errorf("--king-buckets %s (mirror %v), but %s has %d king buckets %v (mirror %v)", o.kingLayout, o.kings.Mirror, path, c.Kings.N, c.Kings.Map, c.Kings.Mirror)
+	}
+	if o.set["factorise"] && o.factor != c.Factor {
+		return nil, fmt.Errorf("--factorise=%v, but %s has factoriser %v", o.factor, path, c.Factor)
 	}
 	cfg.K = c.K
 	if !o.set["lambda"] {

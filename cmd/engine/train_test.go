@@ -218,7 +218,7 @@ func TestTrainKingBuckets(t *testing.T) {
 	if err := trainMain(args, &out, &errOut); err != nil {
 		t.Fatalf("%v\n%s%s", err, out.String(), errOut.String())
 	}
-	if !strings.Contains(out.String(), "hidden 512, king buckets 4 (mirror true)") || !strings.Contains(out.String(), "--mirror only repeats") {
+	if !strings.Contains(out.String(), "hidden 512, king buckets 4 (mirror true, factoriser false)") || !strings.Contains(out.String(), "--mirror only repeats") {
 		t.Errorf("output:\n%s", out.String())
 	}
 	q, err := train.LoadNetFile(net)
@@ -273,7 +273,7 @@ func TestTrainKingBuckets(t *testing.T) {
 	if en, err := eval.LoadNetFile(net); err != nil || en.Hidden() != 512 || en.Kings() != layout {
 		t.Errorf("resumed net: %v", err)
 	}
-	for _, bad := range [][]string{{"--hidden", "256"}, {"--king-buckets", "8"}, {"--king-mirror=false"}} {
+	for _, bad := range [][]string{{"--hidden", "256"}, {"--king-buckets", "8"}, {"--king-mirror=false"}, {"--factorise"}} {
 		err := trainMain(append([]string{"--data", data, "--epochs", "1", "--out", net, "--resume", ckpt}, bad...), &out, &errOut)
 		if err == nil || !strings.Contains(err.Error(), "but "+filepath.Join(ckpt, "last.ckpt")) {
 			t.Errorf("resume with %v: err = %v", bad, err)
