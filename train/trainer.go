@@ -26,6 +26,11 @@ type Config struct {
 	LRStep   int     // step: epochs between drops
 	LRGamma  float64 // step: factor per drop
 	WD       float64 // AdamW decoupled weight decay (W and O only)
+	// BucketWD, when positive, is the weight decay of the king buckets'
+	// own blocks of a factorised net instead of WD (the factoriser and O
+	// keep WD): a larger one holds each bucket near the factoriser, the
+	// weights all king squares share.
+	BucketWD float64
 	Lambda   float64 // target = Lambda*sigmoid(score/K) + (1-Lambda)*result
 	K        float64 // score scale of the win-probability sigmoid (cp)
 	Threads  int
@@ -259,12 +264,20 @@ func (t *Trainer) adam(g []float32, lr float64) {
 	// The parts of P: the weights decay (W and O), the biases do not, and
 	// frozen output weights keep their values (their moments still move).
 	// A factor of 1 leaves x as it is.
+	bdecay, fac := decay, offW
+	if t.Net.Factor {
+		fac = t.Net.Kings.N * eval.NetInputs * t.Net.Hidden
+		if t.Cfg.BucketWD > 0 {
+			bdecay = float32(1 - lr*t.Cfg.BucketWD)
+		}
+	}
 	segs := [...]struct {
 		lo, hi int
 		decay  float32
 		update bool
 	}{
-		{offW, offB, decay, true},
+		{offW, fac, bdecay, true},
+		{fac, offB, decay, true},
 		{offB, offO, 1, true},
 		{offO, ob, decay, !t.Cfg.FreezeOutput},
 		{ob, len(t.P), 1, true},

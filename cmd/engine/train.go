@@ -85,6 +85,7 @@ type manifest struct {
 	LR           float64       `json:"lr"`
 	Schedule     string        `json:"schedule"`
 	WD           float64       `json:"weight_decay"`
+	BucketWD     float64       `json:"bucket_weight_decay,omitempty"`
 	Seed         uint64        `json:"seed"`
 	TrainLoss    float64       `json:"train_loss"`
 	ValLoss      *float64      `json:"val_loss,omitempty"`
@@ -137,7 +138,7 @@ func trainMain(args []string, out, errOut io.Writer) error {
 	man := manifest{
 		Trainer: "rochade train " + uci.Version,
 		Filters: o.flt, FilterRules: train.FilterRules, Epochs: o.cfg.Epochs, FinishEpochs: o.finish, Batch: o.cfg.Batch,
-		LR: o.cfg.LR, Schedule: o.cfg.Schedule, WD: o.cfg.WD, Seed: o.cfg.Seed,
+		LR: o.cfg.LR, Schedule: o.cfg.Schedule, WD: o.cfg.WD, BucketWD: o.cfg.BucketWD, Seed: o.cfg.Seed,
 	}
 	trainSet, valSet, err := loadTrainData(o, &man, out)
 	if err != nil {
@@ -234,6 +235,7 @@ func parseTrainFlags(args []string, errOut io.Writer) (*trainOpts, error) {
 	fs.StringVar(&o.kingLayout, "king-buckets", "1", "king input buckets: a layout (1: none, 4, 8) or 32 comma-separated bucket numbers (see above); a resumed run keeps its checkpoint's")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
 	fs.BoolVar(&o.kingMirror, "king-mirror", false, "reflect a side's inputs a <-> h while its king is on files e-h (default: on for every king bucket layout but 1)")
+	fs.Float64Var(&cfg.BucketWD, "bucket-wd", 0, "with --factorise: weight decay of the king buckets' own blocks (0: --wd), to hold each bucket near the shared factoriser")
 	fs.BoolVar(&o.factor, "factorise", false, "train a factoriser beside the king buckets (needs --king-buckets other than 1; merged into the file's weights); a resumed run keeps its checkpoint's")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -261,6 +263,9 @@ func parseTrainFlags(args []string, errOut io.Writer) (*trainOpts, error) {
 	}
 	if o.set["king-mirror"] {
 		o.kings.Mirror = o.kingMirror
+	}
+	if cfg.BucketWD < 0 || (cfg.BucketWD > 0 && !o.factor && o.resume == "") {
+		return nil, errors.New("--bucket-wd needs --factorise, and must not be negative")
 	}
 	if o.factor && o.kings.N < 2 && o.resume == "" {
 		return nil, errors.New("--factorise needs king buckets (--king-buckets 4, 8 or a map of two or more)")
