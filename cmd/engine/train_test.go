@@ -279,7 +279,7 @@ func TestTrainKingBuckets(t *testing.T) {
 			t.Errorf("resume with %v: err = %v", bad, err)
 		}
 	}
-	for _, bad := range [][]string{{"--hidden", "300"}, {"--hidden", "2048"}, {"--king-buckets", "3"}, {"--king-buckets", "0,1"}} {
+	for _, bad := range [][]string{{"--hidden", "300"}, {"--hidden", "2048"}, {"--king-buckets", "3"}, {"--king-buckets", "0,1"}, {"--factorise"}, {"--bucket-wd", "1"}, {"--bucket-wd", "-1", "--factorise", "--king-buckets", "4"}} {
 		if err := trainMain(append([]string{"--data", data}, bad...), &out, &errOut); err == nil || !strings.Contains(err.Error(), bad[0]) {
 			t.Errorf("%v: err = %v", bad, err)
 		}
