@@ -251,15 +251,7 @@ func TestShapedNetFilesAndCheckpoints(t *testing.T) {
 	if after := tr.Loss(val); !(after < before) {
 		t.Errorf("validation loss %.6f after two epochs, %.6f before", after, before)
 	}
-	path := filepath.Join(t.TempDir(), "ckpt")
-	if err := tr.SaveCheckpoint(path); err != nil {
-		t.Fatal(err)
-	}
-	c, err := LoadCheckpoint(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := Resume(c, cfg)
+	c, res, path := checkpointRoundTrip(t, tr, cfg)
 	if c.Hidden != 512 || c.Kings != KingLayouts["4"] || res.Net.Hidden != 512 || res.Net.Kings != KingLayouts["4"] || res.Net.Buckets() != 4 {
 		t.Fatalf("checkpoint: width %d, kings %+v", c.Hidden, c.Kings)
 	}
@@ -385,16 +377,7 @@ func TestFactorisedNet(t *testing.T) {
 	}
 
 	// Checkpoints.
-	dir := t.TempDir()
-	path := filepath.Join(dir, "ckpt")
-	if err := tr.SaveCheckpoint(path); err != nil {
-		t.Fatal(err)
-	}
-	c, err := LoadCheckpoint(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := Resume(c, cfg)
+	c, res, path := checkpointRoundTrip(t, tr, cfg)
 	if !c.Factor || !res.Net.Factor || len(res.Net.W) != 5*blk {
 		t.Fatalf("checkpoint: factor %v, %d weights", c.Factor, len(res.Net.W))
 	}

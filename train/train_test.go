@@ -701,15 +701,7 @@ func TestCheckpointRoundTrip(t *testing.T) {
 	cfg.Batch, cfg.Epochs, cfg.K = 64, 3, 400
 	tr := NewTrainer(NewNet(43, 8), cfg)
 	tr.RunEpoch(d, nil, time.Now(), nil)
-	path := filepath.Join(t.TempDir(), "ckpt")
-	if err := tr.SaveCheckpoint(path); err != nil {
-		t.Fatal(err)
-	}
-	c, err := LoadCheckpoint(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := Resume(c, cfg)
+	c, res, path := checkpointRoundTrip(t, tr, cfg)
 	if res.Epoch != 1 || res.Step != tr.Step || c.K != 400 || c.Buckets != 8 || res.Net.Buckets() != 8 {
 		t.Fatalf("epoch %d step %d K %v", res.Epoch, res.Step, c.K)
 	}
@@ -867,4 +859,20 @@ func TestDedup(t *testing.T) {
 	if r, iv := d.Dedup(nil); r != 0 || iv != 0 || d.Len() != 3 {
 		t.Errorf("second Dedup: %d, %d, %d positions", r, iv, d.Len())
 	}
+}
+
+// checkpointRoundTrip saves tr's checkpoint in a temporary file, loads it
+// and resumes it with cfg; it returns the checkpoint, the resumed trainer
+// and the file.
+func checkpointRoundTrip(t *testing.T, tr *Trainer, cfg Config) (*Checkpoint, *Trainer, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "ckpt")
+	if err := tr.SaveCheckpoint(path); err != nil {
+		t.Fatal(err)
+	}
+	c, err := LoadCheckpoint(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, Resume(c, cfg), path
 }
