@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -50,4 +51,61 @@ func TestTrainFactorisedKingBuckets(t *testing.T) {
 	e.send("quit")
 	e.waitExit(10 * time.Second)
 	e.checkProtocol()
+}
+
+// TestTrainInitFromPlainNet: the built binary starts a king-bucketed run
+// from a trained plain net (--init, from the net file and from the
+// checkpoint). Before any step, the 4-bucket unmirrored net it writes, with
+// and without the factoriser, evaluates every position as the plain net
+// does; --init with --resume, or with a width the net does not have, is
+// refused.
+func TestTrainInitFromPlainNet(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for _, name := range []string{"fastchess_standard.pgn", "fastchess_chess960.pgn"} {
+		files = append(files, filepath.Join("..", "datagen", "testdata", name))
+	}
+	out := filepath.Join(dir, "data")
+	runCLI(t, false, "datagen", "--import-pgn", strings.Join(files, ","), "--out", out)
+	chunk := filepath.Join(out, "chunk-000000.rdg.zst")
+	plain, ckpt := filepath.Join(dir, "plain.nnue"), filepath.Join(dir, "ck")
+	runCLI(t, false, "train", "--data", chunk, "--epochs", "1", "--finish-epochs", "0", "--batch", "64", "--threads", "1",
+		"--out", plain, "--checkpoint", ckpt)
+
+	evals := func(net string) string {
+		cmd := execCLI(t, "eval", "--evalfile", net)
+		cmd.Stdin = strings.NewReader(strings.Join([]string{
+			"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+			"r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8",
+			"rk5r/pppbqppp/2np1n2/2b1p3/2B1P3/2NP1N2/PPPBQPPP/RK5R b HAha - 0 1",
+			"8/5k2/3p4/1p1Pp2p/pP2Pp1P/P4P1K/8/8 b - - 0 1",
+			"6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+		}, "\n") + "\n")
+		got, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("eval --evalfile %s: %v", net, err)
+		}
+		return string(got)
+	}
+	want := evals(plain)
+	for i, c := range [][]string{
+		{"--init", plain, "--factorise"},
+		{"--init", ckpt},
+	} {
+		net := filepath.Join(dir, fmt.Sprintf("init%d.nnue", i))
+		args := append([]string{"train", "--data", chunk, "--epochs", "0", "--finish-epochs", "0", "--threads", "1",
+			"--king-buckets", "4", "--king-mirror=false", "--out", net}, c...)
+		runCLI(t, false, args...)
+		if got := evals(net); got != want {
+			t.Errorf("%q: evals\n%s\nwant the plain net's\n%s", c, got, want)
+		}
+	}
+	_, stderr := runCLI(t, true, "train", "--data", chunk, "--out", plain, "--init", plain, "--resume", ckpt)
+	if !strings.Contains(stderr, "give one of them") {
+		t.Errorf("--init with --resume: %s", stderr)
+	}
+	_, stderr = runCLI(t, true, "train", "--data", chunk, "--out", plain, "--init", plain, "--hidden", "512")
+	if !strings.Contains(stderr, "has width") {
+		t.Errorf("--init with another width: %s", stderr)
+	}
 }

@@ -444,3 +444,40 @@ func TestBucketWeightDecay(t *testing.T) {
 		t.Errorf("mean |w| of the buckets %.5f with --bucket-wd 20, %.5f without; factoriser %.5f", bucket[1], bucket[0], fac[1])
 	}
 }
+
+// TestExpand: a plain net expanded to unmirrored king buckets, with or
+// without the factoriser, is the same function; with the factoriser the
+// buckets' own blocks start at zero; only a plain net expands.
+func TestExpand(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 32))
+	pos := append(randomPositions(t, r, 200, 30), gamePositions(r, 6)...)
+	plain := NewShapedNet(5, 8, 512, eval.PlainKings)
+	unmirrored4 := KingLayouts["4"]
+	unmirrored4.Mirror = false
+	for _, c := range []struct {
+		kings  eval.KingBuckets
+		factor bool
+	}{{unmirrored2, false}, {unmirrored2, true}, {unmirrored4, true}, {eval.PlainKings, false}} {
+		e, err := plain.Expand(c.kings, c.factor)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Factor != c.factor || e.Kings != c.kings || e.Buckets() != 8 || e.Hidden != 512 {
+			t.Fatalf("%v: expanded to kings %v, factor %v, %d buckets, width %d", c, e.Kings, e.Factor, e.Buckets(), e.Hidden)
+		}
+		if c.factor && slices.ContainsFunc(e.W[:c.kings.N*eval.NetInputs*512], func(x float32) bool { return x != 0 }) {
+			t.Errorf("%v: a bucket's own block does not start at zero", c)
+		}
+		for _, p := range pos {
+			if a, b := plain.Eval(p), e.Eval(p); math.Abs(a-b) > 1e-4*max(1, math.Abs(a)) {
+				t.Fatalf("%v: %s: expanded %v, plain %v", c, p.FEN(), b, a)
+			}
+		}
+	}
+	if _, err := NewShapedNet(5, 8, 512, unmirrored2).Expand(unmirrored2, false); err == nil {
+		t.Error("a net with king buckets expanded")
+	}
+	if _, err := plain.Expand(eval.PlainKings, true); err == nil {
+		t.Error("a factoriser without king buckets")
+	}
+}

@@ -16,9 +16,11 @@
 package train
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/rochade/rochade/eval"
 	v "github.com/rochade/rochade/variant960"
@@ -186,6 +188,45 @@ func NewFactorisedNet(seed uint64, buckets, hidden int, kings eval.KingBuckets) 
 	n.allocEff()
 	n.syncFactor(0, eval.NetInputs*hidden)
 	return n
+}
+
+// Expand returns a net with king buckets made from n, a plain net (one
+// king bucket, no factoriser): the same width, output layer and biases,
+// and n's first layer in every king bucket's block, or, with factor, in
+// the factoriser's block with every bucket's own block at zero. So a
+// bucketed run can start from a trained plain net; without king
+// mirroring the new net is the same function as n.
+func (n *Net) Expand(kings eval.KingBuckets, factor bool) (*Net, error) {
+	if n.Kings.N != 1 || n.Kings.Mirror || n.Factor {
+		return nil, fmt.Errorf("the net to expand has %d king buckets (mirror %v, factoriser %v); want the plain net", n.Kings.N, n.Kings.Mirror, n.Factor)
+	}
+	if err := kings.Check(); err != nil {
+		return nil, err
+	}
+	if factor && kings.N < 2 {
+		return nil, errors.New("a factoriser needs two or more king buckets")
+	}
+	blk := eval.NetInputs * n.Hidden
+	e := &Net{
+		B:      slices.Clone(n.B),
+		O:      slices.Clone(n.O),
+		OB:     slices.Clone(n.OB),
+		Hidden: n.Hidden,
+		Kings:  kings,
+		Factor: factor,
+	}
+	if factor {
+		e.W = make([]float32, (kings.N+1)*blk)
+		copy(e.W[kings.N*blk:], n.W)
+	} else {
+		e.W = make([]float32, 0, kings.N*blk)
+		for range kings.N {
+			e.W = append(e.W, n.W...)
+		}
+	}
+	e.allocEff()
+	e.syncFactor(0, blk)
+	return e, nil
 }
 
 // Merged returns the net as the file holds it. With the factoriser, that

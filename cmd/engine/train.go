@@ -36,6 +36,12 @@ so that what all king squares share is learnt from every position. The
 file holds each bucket's block plus the factoriser's, so the engine sees
 a plain king-bucketed net and plays it at the same speed.
 
+--init starts a new run from a trained plain net (a net file or a
+checkpoint): its first layer goes into every king bucket's block, or
+into the factoriser's with every bucket's own block at zero, so that the
+buckets learn only how a king square differs. Without king mirroring the
+run starts from the plain net's own function.
+
 King bucket layouts: 1 (none), 4 (rank 1 wing a-b | rank 1 centre c-d |
 rank 2 | ranks 3-8), 8 (a1-b1 | c1 | d1 | a2-b2 | c2-d2 | ranks 3-4 wing
 | ranks 3-4 centre | ranks 5-8), or 32 comma-separated bucket numbers for
@@ -72,6 +78,7 @@ type manifest struct {
 	KingMap      []int         `json:"king_map,omitempty"`
 	KingMirror   bool          `json:"king_mirror,omitempty"`
 	Factorised   bool          `json:"factorised,omitempty"`
+	Init         string        `json:"init,omitempty"`
 	TrainCount   int           `json:"train_positions"`
 	ValCount     int           `json:"val_positions"`
 	Filters      train.Filter  `json:"filters"`
@@ -112,6 +119,7 @@ type trainOpts struct {
 	k                                  float64
 	flt                                train.Filter
 	outPath, bestPath, ckptDir, resume string
+	init                               string // --init: the plain net to start from
 	mirror, kingMirror, dedup, factor  bool
 	kingLayout, cpuProfile             string
 	kings                              eval.KingBuckets // --king-buckets and --king-mirror
@@ -152,6 +160,7 @@ func trainMain(args []string, out, errOut io.Writer) error {
 	man.K, man.Lambda, man.Buckets = cfg.K, cfg.Lambda, tr.Net.Buckets()
 	man.Hidden, man.KingBuckets, man.KingMirror = tr.Net.Hidden, tr.Net.Kings.N, tr.Net.Kings.Mirror
 	man.Factorised = tr.Net.Factor
+	man.Init = o.init
 	if tr.Net.Kings.N > 1 {
 		for _, b := range tr.Net.Kings.Map {
 			man.KingMap = append(man.KingMap, int(b))
@@ -187,8 +196,16 @@ func trainMain(args []string, out, errOut io.Writer) error {
 			fmt.Fprintf(out, "best net so far: %s, quantised val %.6f\n", o.bestPath, best.Loss)
 		}
 	}
+	ran := false
 	for tr.Epoch < o.cfg.Epochs+o.finish {
 		if err := trainEpoch(o, tr, trainSet, valSet, best, &man, start, out); err != nil {
+			return err
+		}
+		ran = true
+	}
+	if !ran { // no epoch to run (--epochs 0, or a finished run resumed): write the net as it is
+		man.EpochsDone = tr.Epoch
+		if err := writeNet(o.outPath, tr, &man); err != nil {
 			return err
 		}
 	}
@@ -228,6 +245,7 @@ func parseTrainFlags(args []string, errOut io.Writer) (*trainOpts, error) {
 	fs.StringVar(&o.bestPath, "best", "", "also write the net of the epoch with the lowest validation loss of the quantised net here")
 	fs.StringVar(&o.ckptDir, "checkpoint", "", "directory for float checkpoints and per-epoch nets")
 	fs.StringVar(&o.resume, "resume", "", "checkpoint file (or checkpoint directory) to continue from")
+	fs.StringVar(&o.init, "init", "", "start a new run from this plain net (a net file, checkpoint or checkpoint directory): its weights in every king bucket, or in the factoriser with --factorise; width and output buckets are its own; Adam state and schedule start afresh")
 	fs.BoolVar(&o.dedup, "dedup", false, "drop a training position whose net inputs (pieces and side to move) repeat an earlier training position or any validation position")
 	fs.BoolVar(&o.mirror, "mirror", false, "also train on every training position reflected file-wise (a <-> h); validation positions are not reflected")
 	fs.IntVar(&o.buckets, "buckets", train.DefaultBuckets, fmt.Sprintf("output buckets by piece count, 1..%d (1: no buckets); a resumed run keeps its checkpoint's", eval.NetMaxBuckets))
@@ -272,6 +290,9 @@ func parseTrainFlags(args []string, errOut io.Writer) (*trainOpts, error) {
 	}
 	if cfg.Schedule != "cosine" && cfg.Schedule != "step" {
 		return nil, fmt.Errorf("unknown --schedule %q", cfg.Schedule)
+	}
+	if o.init != "" && o.resume != "" {
+		return nil, errors.New("--init starts a new run and --resume continues one: give one of them")
 	}
 	return o, nil
 }
@@ -336,6 +357,42 @@ func loadTrainData(o *trainOpts, man *manifest, out io.Writer) (trainSet, valSet
 	return trainSet, valSet, nil
 }
 
+// ckptPath is the checkpoint file that path names: path itself, or
+// last.ckpt in it when it is a directory.
+func ckptPath(path string) string {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return filepath.Join(path, "last.ckpt")
+	}
+	return path
+}
+
+// initNet loads the plain net of --init, a checkpoint or a net file, and
+// expands it to the run's king buckets (train.Net.Expand). Its width and
+// output buckets are the run's; --hidden and --buckets, if given, must
+// match them.
+func initNet(o *trainOpts) (*train.Net, error) {
+	var n *train.Net
+	path := ckptPath(o.init)
+	if c, cerr := train.LoadCheckpoint(path); cerr == nil {
+		n = train.Resume(c, o.cfg).Net
+	} else if q, qerr := train.LoadNetFile(path); qerr == nil {
+		n = q.Float()
+	} else {
+		return nil, fmt.Errorf("--init %s: neither a checkpoint (%v) nor a net file (%v)", o.init, cerr, qerr)
+	}
+	if o.set["buckets"] && o.buckets != n.Buckets() {
+		return nil, fmt.Errorf("--buckets %d, but --init %s has %d output buckets", o.buckets, o.init, n.Buckets())
+	}
+	if o.set["hidden"] && o.hidden != n.Hidden {
+		return nil, fmt.Errorf("--hidden %d, but --init %s has width %d", o.hidden, o.init, n.Hidden)
+	}
+	e, err := n.Expand(o.kings, o.factor)
+	if err != nil {
+		return nil, fmt.Errorf("--init %s: %w", o.init, err)
+	}
+	return e, nil
+}
+
 // startTrainer resumes the checkpoint of --resume, or makes a new net
 // with K given or fitted on trainSet.
 func startTrainer(o *trainOpts, trainSet *train.Dataset, out io.Writer) (*train.Trainer, error) {
@@ -349,15 +406,19 @@ func startTrainer(o *trainOpts, trainSet *train.Dataset, out io.Writer) (*train.
 			cfg.K = k
 			fmt.Fprintf(out, "K %.1f fitted (MSE of sigmoid(score/K) vs result %.5f)\n", k, mse)
 		}
+		if o.init != "" {
+			n, err := initNet(o)
+			if err != nil {
+				return nil, err
+			}
+			return train.NewTrainer(n, cfg), nil
+		}
 		if o.factor {
 			return train.NewTrainer(train.NewFactorisedNet(cfg.Seed, o.buckets, o.hidden, o.kings), cfg), nil
 		}
 		return train.NewTrainer(train.NewShapedNet(cfg.Seed, o.buckets, o.hidden, o.kings), cfg), nil
 	}
-	path := o.resume
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		path = filepath.Join(path, "last.ckpt")
-	}
+	path := ckptPath(o.resume)
 	c, err := train.LoadCheckpoint(path)
 	if err != nil {
 		return nil, err
