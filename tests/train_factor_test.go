@@ -15,13 +15,7 @@ import (
 // with it.
 func TestTrainFactorisedKingBuckets(t *testing.T) {
 	dir := t.TempDir()
-	var files []string
-	for _, name := range []string{"fastchess_standard.pgn", "fastchess_chess960.pgn"} {
-		files = append(files, filepath.Join("..", "datagen", "testdata", name))
-	}
-	out := filepath.Join(dir, "data")
-	runCLI(t, false, "datagen", "--import-pgn", strings.Join(files, ","), "--out", out)
-	chunk := filepath.Join(out, "chunk-000000.rdg.zst")
+	chunk := importGames(t, dir)
 	net, ckpt := filepath.Join(dir, "f.nnue"), filepath.Join(dir, "ck")
 	stdout, _ := runCLI(t, false, "train", "--data", chunk, "--epochs", "1", "--finish-epochs", "0", "--batch", "64", "--threads", "1",
 		"--king-buckets", "4", "--factorise", "--out", net, "--checkpoint", ckpt)
@@ -61,13 +55,7 @@ func TestTrainFactorisedKingBuckets(t *testing.T) {
 // refused.
 func TestTrainInitFromPlainNet(t *testing.T) {
 	dir := t.TempDir()
-	var files []string
-	for _, name := range []string{"fastchess_standard.pgn", "fastchess_chess960.pgn"} {
-		files = append(files, filepath.Join("..", "datagen", "testdata", name))
-	}
-	out := filepath.Join(dir, "data")
-	runCLI(t, false, "datagen", "--import-pgn", strings.Join(files, ","), "--out", out)
-	chunk := filepath.Join(out, "chunk-000000.rdg.zst")
+	chunk := importGames(t, dir)
 	plain, ckpt := filepath.Join(dir, "plain.nnue"), filepath.Join(dir, "ck")
 	runCLI(t, false, "train", "--data", chunk, "--epochs", "1", "--finish-epochs", "0", "--batch", "64", "--threads", "1",
 		"--out", plain, "--checkpoint", ckpt)
@@ -108,4 +96,17 @@ func TestTrainInitFromPlainNet(t *testing.T) {
 	if !strings.Contains(stderr, "has width") {
 		t.Errorf("--init with another width: %s", stderr)
 	}
+}
+
+// importGames imports the fastchess games of datagen's testdata into a run
+// below dir with the built binary, and returns its chunk.
+func importGames(t *testing.T, dir string) string {
+	t.Helper()
+	var files []string
+	for _, name := range []string{"fastchess_standard.pgn", "fastchess_chess960.pgn"} {
+		files = append(files, filepath.Join("..", "datagen", "testdata", name))
+	}
+	out := filepath.Join(dir, "data")
+	runCLI(t, false, "datagen", "--import-pgn", strings.Join(files, ","), "--out", out)
+	return filepath.Join(out, "chunk-000000.rdg.zst")
 }
