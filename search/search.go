@@ -47,7 +47,7 @@ type node struct {
 	rawEval    int  // uncorrected static eval (-Infinity in check or in a singular search)
 	staticEval int  // corrected static eval (-Infinity in check)
 	eval       int  // staticEval, or the TT score where its bound says it is closer
-	improving  bool // staticEval above that of two plies before
+	improving  bool // staticEval above that of two plies before (four if that ply was in check)
 }
 
 // search returns the score of the position at ply, searched to depth in
@@ -302,8 +302,13 @@ func (t *thread) staticEval(n *node) {
 			t.e.tt.Store(n.key, v.NoMove, 0, n.rawEval, sp.ttEvalDepth, BoundNone, n.ttPV)
 		}
 	}
-	prev2 := t.stack[n.ply+stackOff-2].staticEval
-	n.improving = n.ply >= 2 && prev2 != -Infinity && n.staticEval > prev2
+	// Compare with two plies before, or four when that ply was in check.
+	n.improving = false
+	if prev2 := t.stack[n.ply+stackOff-2].staticEval; n.ply >= 2 && prev2 != -Infinity {
+		n.improving = n.staticEval > prev2
+	} else if prev4 := t.stack[n.ply+stackOff-4].staticEval; n.ply >= 4 && prev4 != -Infinity {
+		n.improving = n.staticEval > prev4
+	}
 }
 
 // nextMove returns the next move to search at the node (NoMove when there
