@@ -11,7 +11,7 @@ import (
 	v "github.com/rochade/rochade/variant960"
 )
 
-const stackOff = 4 // stack entries below ply 0, for ply-1, ply-2 look-backs
+const stackOff = 4 // stack entries below ply 0, for look-backs of up to four plies
 
 type stackEntry struct {
 	move       v.Move

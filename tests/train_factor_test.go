@@ -2,6 +2,7 @@ package tests
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -88,13 +89,29 @@ func TestTrainInitFromPlainNet(t *testing.T) {
 			t.Errorf("%q: evals\n%s\nwant the plain net's\n%s", c, got, want)
 		}
 	}
-	_, stderr := runCLI(t, true, "train", "--data", chunk, "--out", plain, "--init", plain, "--resume", ckpt)
-	if !strings.Contains(stderr, "give one of them") {
-		t.Errorf("--init with --resume: %s", stderr)
+	scratch := filepath.Join(dir, "scratch.nnue")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--init", plain, "--resume", ckpt}, "give one of them"},
+		{[]string{"--init", plain, "--hidden", "512"}, "has width"},
+		{[]string{"--init", filepath.Join(dir, "init0.nnue")}, "want the plain net"},
+		{[]string{"--init", ckpt, "--checkpoint", ckpt}, "would be overwritten"},
+		{[]string{"--init", plain, "--best", plain}, "would be overwritten"},
+	} {
+		args := append([]string{"train", "--data", chunk, "--epochs", "0", "--finish-epochs", "0", "--out", scratch}, c.args...)
+		if _, stderr := runCLI(t, true, args...); !strings.Contains(stderr, c.want) {
+			t.Errorf("%q: %s", c.args, stderr)
+		}
 	}
-	_, stderr = runCLI(t, true, "train", "--data", chunk, "--out", plain, "--init", plain, "--hidden", "512")
-	if !strings.Contains(stderr, "has width") {
-		t.Errorf("--init with another width: %s", stderr)
+	// A finished run resumed has nothing to train and writes nothing.
+	stdout, _ := runCLI(t, false, "train", "--data", chunk, "--resume", ckpt, "--epochs", "1", "--finish-epochs", "0", "--out", scratch)
+	if !strings.Contains(stdout, "nothing to train") {
+		t.Errorf("a finished run resumed:\n%s", stdout)
+	}
+	if _, err := os.Stat(scratch); err == nil {
+		t.Error("a refused run, or a finished one resumed, wrote its net")
 	}
 }
 

@@ -94,7 +94,7 @@ type manifest struct {
 	WD           float64       `json:"weight_decay"`
 	BucketWD     float64       `json:"bucket_weight_decay,omitempty"`
 	Seed         uint64        `json:"seed"`
-	TrainLoss    float64       `json:"train_loss"`
+	TrainLoss    float64       `json:"train_loss,omitempty"`
 	ValLoss      *float64      `json:"val_loss,omitempty"`
 	QuantValLoss *float64      `json:"val_loss_quantised,omitempty"`
 }
@@ -160,7 +160,9 @@ func trainMain(args []string, out, errOut io.Writer) error {
 	man.K, man.Lambda, man.Buckets = cfg.K, cfg.Lambda, tr.Net.Buckets()
 	man.Hidden, man.KingBuckets, man.KingMirror = tr.Net.Hidden, tr.Net.Kings.N, tr.Net.Kings.Mirror
 	man.Factorised = tr.Net.Factor
-	man.Init = o.init
+	if o.init != "" {
+		man.Init = absPath(ckptPath(o.init)) // a resumed run's nets no longer say it
+	}
 	if tr.Net.Kings.N > 1 {
 		for _, b := range tr.Net.Kings.Map {
 			man.KingMap = append(man.KingMap, int(b))
@@ -196,16 +198,18 @@ func trainMain(args []string, out, errOut io.Writer) error {
 			fmt.Fprintf(out, "best net so far: %s, quantised val %.6f\n", o.bestPath, best.Loss)
 		}
 	}
-	ran := false
-	for tr.Epoch < o.cfg.Epochs+o.finish {
-		if err := trainEpoch(o, tr, trainSet, valSet, best, &man, start, out); err != nil {
-			return err
+	switch {
+	case tr.Epoch < o.cfg.Epochs+o.finish:
+		for tr.Epoch < o.cfg.Epochs+o.finish {
+			if err := trainEpoch(o, tr, trainSet, valSet, best, &man, start, out); err != nil {
+				return err
+			}
 		}
-		ran = true
-	}
-	if !ran { // no epoch to run (--epochs 0, or a finished run resumed): write the net as it is
-		man.EpochsDone = tr.Epoch
-		if err := writeNet(o.outPath, tr, &man); err != nil {
+	case o.resume != "":
+		fmt.Fprintf(out, "nothing to train: the run has done its %d epochs; %s left as it is\n", tr.Epoch, o.outPath)
+		return nil
+	default: // a new run of no epochs (--epochs 0 --finish-epochs 0): the starting net, kept as every epoch's is
+		if err := saveEpoch(o, tr, valSet, best, &man, 0, math.NaN(), out); err != nil {
 			return err
 		}
 	}
@@ -248,8 +252,8 @@ func parseTrainFlags(args []string, errOut io.Writer) (*trainOpts, error) {
 	fs.StringVar(&o.init, "init", "", "start a new run from this plain net (a net file, checkpoint or checkpoint directory): its weights in every king bucket, or in the factoriser with --factorise; width and output buckets are its own; Adam state and schedule start afresh")
 	fs.BoolVar(&o.dedup, "dedup", false, "drop a training position whose net inputs (pieces and side to move) repeat an earlier training position or any validation position")
 	fs.BoolVar(&o.mirror, "mirror", false, "also train on every training position reflected file-wise (a <-> h); validation positions are not reflected")
-	fs.IntVar(&o.buckets, "buckets", train.DefaultBuckets, fmt.Sprintf("output buckets by piece count, 1..%d (1: no buckets); a resumed run keeps its checkpoint's", eval.NetMaxBuckets))
-	fs.IntVar(&o.hidden, "hidden", eval.NetHidden, fmt.Sprintf("accumulator width: a multiple of %d up to %d; a resumed run keeps its checkpoint's", eval.NetHiddenStep, eval.NetMaxHidden))
+	fs.IntVar(&o.buckets, "buckets", train.DefaultBuckets, fmt.Sprintf("output buckets by piece count, 1..%d (1: no buckets); a resumed run keeps its checkpoint's, a run from --init its net's", eval.NetMaxBuckets))
+	fs.IntVar(&o.hidden, "hidden", eval.NetHidden, fmt.Sprintf("accumulator width: a multiple of %d up to %d; a resumed run keeps its checkpoint's, a run from --init its net's", eval.NetHiddenStep, eval.NetMaxHidden))
 	fs.StringVar(&o.kingLayout, "king-buckets", "1", "king input buckets: a layout (1: none, 4, 8) or 32 comma-separated bucket numbers (see above); a resumed run keeps its checkpoint's")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
 	fs.BoolVar(&o.kingMirror, "king-mirror", false, "reflect a side's inputs a <-> h while its king is on files e-h (default: on for every king bucket layout but 1)")
@@ -293,6 +297,13 @@ func parseTrainFlags(args []string, errOut io.Writer) (*trainOpts, error) {
 	}
 	if o.init != "" && o.resume != "" {
 		return nil, errors.New("--init starts a new run and --resume continues one: give one of them")
+	}
+	if o.init != "" {
+		src := absPath(ckptPath(o.init))
+		if src == absPath(o.outPath) || (o.bestPath != "" && src == absPath(o.bestPath)) ||
+			(o.ckptDir != "" && filepath.Dir(src) == absPath(o.ckptDir)) {
+			return nil, fmt.Errorf("--init %s would be overwritten by this run's --out, --best or --checkpoint", o.init)
+		}
 	}
 	return o, nil
 }
@@ -366,10 +377,18 @@ func ckptPath(path string) string {
 	return path
 }
 
+// absPath is path made absolute and clean (path itself if that fails).
+func absPath(path string) string {
+	if a, err := filepath.Abs(path); err == nil {
+		return a
+	}
+	return path
+}
+
 // initNet loads the plain net of --init, a checkpoint or a net file, and
-// expands it to the run's king buckets (train.Net.Expand). Its width and
-// output buckets are the run's; --hidden and --buckets, if given, must
-// match them.
+// expands it to the run's king buckets (train.Net.Expand). The run takes
+// its width and output buckets from it; --hidden and --buckets, if given,
+// must match them.
 func initNet(o *trainOpts) (*train.Net, error) {
 	var n *train.Net
 	path := ckptPath(o.init)
@@ -456,10 +475,22 @@ func trainEpoch(o *trainOpts, tr *train.Trainer, trainSet, valSet *train.Dataset
 	}
 	st := tr.RunEpoch(trainSet, valSet, start, out)
 	fmt.Fprintln(out, st)
-	man.EpochsDone, man.TrainLoss, man.ValLoss, man.QuantValLoss = st.Epoch, st.TrainLoss, nil, nil
+	man.TrainLoss = st.TrainLoss
+	return saveEpoch(o, tr, valSet, best, man, st.Epoch, st.ValLoss, out)
+}
+
+// saveEpoch writes the net after an epoch (epoch 0: the starting net of
+// a run of none, whose validation loss it measures when valLoss is NaN),
+// the best net and the checkpoints. man.TrainLoss is the epoch's (0: none,
+// left out of the file).
+func saveEpoch(o *trainOpts, tr *train.Trainer, valSet *train.Dataset, best *train.BestNet, man *manifest, epoch int, valLoss float64, out io.Writer) error {
+	man.EpochsDone, man.ValLoss, man.QuantValLoss = epoch, nil, nil
 	ql := math.Inf(1)
 	if valSet.Len() > 0 {
-		vl := st.ValLoss
+		vl := valLoss
+		if math.IsNaN(vl) {
+			vl, _ = tr.Evaluate(valSet)
+		}
 		ql = tr.QuantLoss(tr.Net.Quantise(), valSet)
 		man.ValLoss, man.QuantValLoss = &vl, &ql
 		fmt.Fprintf(out, "  quantised net: val %.6f\n", ql)
@@ -485,10 +516,10 @@ func trainEpoch(o *trainOpts, tr *train.Trainer, trainSet, valSet *train.Dataset
 	if err := tr.SaveCheckpoint(filepath.Join(o.ckptDir, "last.ckpt")); err != nil {
 		return err
 	}
-	if err := tr.SaveCheckpoint(filepath.Join(o.ckptDir, fmt.Sprintf("epoch-%03d.ckpt", st.Epoch))); err != nil {
+	if err := tr.SaveCheckpoint(filepath.Join(o.ckptDir, fmt.Sprintf("epoch-%03d.ckpt", epoch))); err != nil {
 		return err
 	}
-	return writeNet(filepath.Join(o.ckptDir, fmt.Sprintf("epoch-%03d.nnue", st.Epoch)), tr, man)
+	return writeNet(filepath.Join(o.ckptDir, fmt.Sprintf("epoch-%03d.nnue", epoch)), tr, man)
 }
 
 func writeNet(path string, tr *train.Trainer, man *manifest) error {
