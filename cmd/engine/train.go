@@ -183,9 +183,11 @@ func trainMain(args []string, out, errOut io.Writer) error {
 	}
 	fmt.Fprintf(out, "epochs %d + %d finishing, batch %d, lr %g (%s), wd %g, lambda %.2f, K %.1f, buckets %d, hidden %d, king buckets %d (mirror %v, factoriser %v), threads %d\n",
 		cfg.Epochs, o.finish, cfg.Batch, cfg.LR, cfg.Schedule, cfg.WD, cfg.Lambda, cfg.K, tr.Net.Buckets(), tr.Net.Hidden, tr.Net.Kings.N, tr.Net.Kings.Mirror, tr.Net.Factor, cfg.Threads)
+	var startVal float64 // the starting net's validation loss (a new run with a validation set)
 	if tr.Epoch == 0 && valSet.Len() > 0 {
-		vl, vs := tr.Evaluate(valSet)
-		fmt.Fprintf(out, "epoch   0  val %.6f (score %.6f)\n", vl, vs)
+		var vs float64
+		startVal, vs = tr.Evaluate(valSet)
+		fmt.Fprintf(out, "epoch   0  val %.6f (score %.6f)\n", startVal, vs)
 	}
 	var best *train.BestNet
 	if o.bestPath != "" {
@@ -209,7 +211,7 @@ func trainMain(args []string, out, errOut io.Writer) error {
 		fmt.Fprintf(out, "nothing to train: the run has done its %d epochs; %s left as it is\n", tr.Epoch, o.outPath)
 		return nil
 	default: // a new run of no epochs (--epochs 0 --finish-epochs 0): the starting net, kept as every epoch's is
-		if err := saveEpoch(o, tr, valSet, best, &man, 0, math.NaN(), out); err != nil {
+		if err := saveEpoch(o, tr, valSet, best, &man, 0, startVal, out); err != nil {
 			return err
 		}
 	}
@@ -480,17 +482,13 @@ func trainEpoch(o *trainOpts, tr *train.Trainer, trainSet, valSet *train.Dataset
 }
 
 // saveEpoch writes the net after an epoch (epoch 0: the starting net of
-// a run of none, whose validation loss it measures when valLoss is NaN),
-// the best net and the checkpoints. man.TrainLoss is the epoch's (0: none,
-// left out of the file).
+// a run of none), whose validation loss is valLoss, the best net and the
+// checkpoints. man.TrainLoss is the epoch's (0: none, left out of the file).
 func saveEpoch(o *trainOpts, tr *train.Trainer, valSet *train.Dataset, best *train.BestNet, man *manifest, epoch int, valLoss float64, out io.Writer) error {
 	man.EpochsDone, man.ValLoss, man.QuantValLoss = epoch, nil, nil
 	ql := math.Inf(1)
 	if valSet.Len() > 0 {
 		vl := valLoss
-		if math.IsNaN(vl) {
-			vl, _ = tr.Evaluate(valSet)
-		}
 		ql = tr.QuantLoss(tr.Net.Quantise(), valSet)
 		man.ValLoss, man.QuantValLoss = &vl, &ql
 		fmt.Fprintf(out, "  quantised net: val %.6f\n", ql)
