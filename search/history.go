@@ -17,8 +17,9 @@ type histories struct {
 	butterfly [2][4][64 * 64]int16 // [side][threat class (threatClass)][from*64+to]
 	capture   [16][64][8]int16     // [piece][to][captured type]
 	cont      *contHistTable
-	counter   [16][64]v.Move     // countermove by [prev piece][prev to]
-	corr      [2][corrSize]int32 // static-eval correction by pawn structure
+	counter   [16][64]v.Move        // countermove by [prev piece][prev to]
+	corr      [2][corrSize]int32    // static-eval correction by pawn structure
+	npCorr    [2][2][corrSize]int32 // by [colour][side to move]: that colour's other pieces
 }
 
 // threatClass says whether the enemy attacks a move's from and to
@@ -50,10 +51,18 @@ const (
 	corrMax   = 96 * corrGrain
 )
 
-// correction returns the learned static-eval correction for the pawn
-// structure and side to move.
+// correction returns the learned static-eval correction for the side to
+// move: a weighted mean of the entries for the pawn structure (weight 2)
+// and for each colour's placement of its other pieces (1 each). Each entry
+// moves toward the search result less the corrected eval, so the sum
+// settles at half the raw eval's error, as one table's entry did.
 func (t *thread) correction() int {
-	return int(t.hist.corr[t.pos.Side()][t.pos.PawnKey()&(corrSize-1)]) / corrGrain
+	pos, h := t.pos, &t.hist
+	stm := pos.Side()
+	c := 2*h.corr[stm][pos.PawnKey()&(corrSize-1)] +
+		h.npCorr[v.White][stm][pos.NonPawnKey(v.White)&(corrSize-1)] +
+		h.npCorr[v.Black][stm][pos.NonPawnKey(v.Black)&(corrSize-1)]
+	return int(c) / (4 * corrGrain)
 }
 
 // correct applies the correction to a raw evaluation.
@@ -61,10 +70,20 @@ func (t *thread) correct(raw int) int {
 	return max(-MateInMaxPly+1, min(MateInMaxPly-1, raw+t.correction()))
 }
 
+// updateCorrection moves each table's entry for the position toward diff,
+// the search result less the corrected static eval.
 func (t *thread) updateCorrection(diff, depth int) {
-	e := &t.hist.corr[t.pos.Side()][t.pos.PawnKey()&(corrSize-1)]
+	pos, h := t.pos, &t.hist
+	stm := pos.Side()
 	w := int32(min(depth+1, 16))
-	nv := (int32(*e)*(corrGrain-w) + int32(diff*corrGrain)*w) / corrGrain
+	corrMove(&h.corr[stm][pos.PawnKey()&(corrSize-1)], diff, w)
+	corrMove(&h.npCorr[v.White][stm][pos.NonPawnKey(v.White)&(corrSize-1)], diff, w)
+	corrMove(&h.npCorr[v.Black][stm][pos.NonPawnKey(v.Black)&(corrSize-1)], diff, w)
+}
+
+// corrMove moves a correction entry a share w/corrGrain of the way to diff.
+func corrMove(e *int32, diff int, w int32) {
+	nv := (*e*(corrGrain-w) + int32(diff*corrGrain)*w) / corrGrain
 	*e = max(-corrMax, min(corrMax, nv))
 }
 
