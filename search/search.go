@@ -359,7 +359,8 @@ func (t *thread) extension(n *node, m v.Move) (ext int, cut bool, score int) {
 
 // storeNode stores the node's result in the TT and, when the result is
 // a usable bound on the static eval, teaches the correction history how
-// far search results stray from the static eval for this pawn structure.
+// far search results stray from the static eval for this pawn structure
+// and for each colour's other pieces.
 func (t *thread) storeNode(n *node, bestScore int, bestMove v.Move, origAlpha int) {
 	bound := BoundUpper
 	if bestScore >= n.beta {
