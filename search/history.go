@@ -57,12 +57,19 @@ const (
 // moves toward the search result less the corrected eval, so the sum
 // settles at half the raw eval's error, as one table's entry did.
 func (t *thread) correction() int {
+	pawn, white, black := t.corrEntries()
+	return int(2**pawn+*white+*black) / (4 * corrGrain)
+}
+
+// corrEntries returns the position's entries in the correction tables:
+// its pawn structure's and each colour's other pieces', for the side to
+// move.
+func (t *thread) corrEntries() (pawn, white, black *int32) {
 	pos, h := t.pos, &t.hist
 	stm := pos.Side()
-	c := 2*h.corr[stm][pos.PawnKey()&(corrSize-1)] +
-		h.npCorr[v.White][stm][pos.NonPawnKey(v.White)&(corrSize-1)] +
-		h.npCorr[v.Black][stm][pos.NonPawnKey(v.Black)&(corrSize-1)]
-	return int(c) / (4 * corrGrain)
+	return &h.corr[stm][pos.PawnKey()&(corrSize-1)],
+		&h.npCorr[v.White][stm][pos.NonPawnKey(v.White)&(corrSize-1)],
+		&h.npCorr[v.Black][stm][pos.NonPawnKey(v.Black)&(corrSize-1)]
 }
 
 // correct applies the correction to a raw evaluation.
@@ -73,12 +80,11 @@ func (t *thread) correct(raw int) int {
 // updateCorrection moves each table's entry for the position toward diff,
 // the search result less the corrected static eval.
 func (t *thread) updateCorrection(diff, depth int) {
-	pos, h := t.pos, &t.hist
-	stm := pos.Side()
+	pawn, white, black := t.corrEntries()
 	w := int32(min(depth+1, 16))
-	corrMove(&h.corr[stm][pos.PawnKey()&(corrSize-1)], diff, w)
-	corrMove(&h.npCorr[v.White][stm][pos.NonPawnKey(v.White)&(corrSize-1)], diff, w)
-	corrMove(&h.npCorr[v.Black][stm][pos.NonPawnKey(v.Black)&(corrSize-1)], diff, w)
+	corrMove(pawn, diff, w)
+	corrMove(white, diff, w)
+	corrMove(black, diff, w)
 }
 
 // corrMove moves a correction entry a share w/corrGrain of the way to diff.
