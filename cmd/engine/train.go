@@ -120,6 +120,7 @@ type trainOpts struct {
 	flt                                train.Filter
 	outPath, bestPath, ckptDir, resume string
 	init                               string // --init: the plain net to start from
+	initPath                           string // init resolved: the checkpoint or net file, absolute
 	mirror, kingMirror, dedup, factor  bool
 	kingLayout, cpuProfile             string
 	kings                              eval.KingBuckets // --king-buckets and --king-mirror
@@ -161,7 +162,7 @@ func trainMain(args []string, out, errOut io.Writer) error {
 	man.Hidden, man.KingBuckets, man.KingMirror = tr.Net.Hidden, tr.Net.Kings.N, tr.Net.Kings.Mirror
 	man.Factorised = tr.Net.Factor
 	if o.init != "" {
-		man.Init = absPath(ckptPath(o.init)) // a resumed run's nets no longer say it
+		man.Init = o.initPath // a resumed run's nets no longer say it
 	}
 	if tr.Net.Kings.N > 1 {
 		for _, b := range tr.Net.Kings.Map {
@@ -200,9 +201,9 @@ func trainMain(args []string, out, errOut io.Writer) error {
 			fmt.Fprintf(out, "best net so far: %s, quantised val %.6f\n", o.bestPath, best.Loss)
 		}
 	}
-	switch {
-	case tr.Epoch < o.cfg.Epochs+o.finish:
-		for tr.Epoch < o.cfg.Epochs+o.finish {
+	switch total := o.cfg.Epochs + o.finish; {
+	case tr.Epoch < total:
+		for tr.Epoch < total {
 			if err := trainEpoch(o, tr, trainSet, valSet, best, &man, start, out); err != nil {
 				return err
 			}
@@ -301,7 +302,8 @@ func parseTrainFlags(args []string, errOut io.Writer) (*trainOpts, error) {
 		return nil, errors.New("--init starts a new run and --resume continues one: give one of them")
 	}
 	if o.init != "" {
-		src := absPath(ckptPath(o.init))
+		o.initPath = absPath(ckptPath(o.init))
+		src := o.initPath
 		if src == absPath(o.outPath) || (o.bestPath != "" && src == absPath(o.bestPath)) ||
 			(o.ckptDir != "" && filepath.Dir(src) == absPath(o.ckptDir)) {
 			return nil, fmt.Errorf("--init %s would be overwritten by this run's --out, --best or --checkpoint", o.init)
