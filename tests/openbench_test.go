@@ -317,6 +317,10 @@ func treeFiles(t *testing.T, dir string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// WalkDir goes in lexical order within each folder, which is not the
+	// order of the whole paths ("a-b/x" sorts before "a/x"); diffFiles
+	// needs the latter.
+	slices.Sort(files)
 	return files
 }
 
