@@ -395,7 +395,7 @@ func absPath(path string) string {
 // must match them.
 func initNet(o *trainOpts) (*train.Net, error) {
 	var n *train.Net
-	path := ckptPath(o.init)
+	path := o.initPath
 	if c, cerr := train.LoadCheckpoint(path); cerr == nil {
 		n = train.Resume(c, o.cfg).Net
 	} else if q, qerr := train.LoadNetFile(path); qerr == nil {
