@@ -3,9 +3,9 @@
 // counts, Elo and normalized Elo with their 95% errors, and the LLR for the
 // bounds, in fastchess's normalized model.
 //
-// fastchess keeps no SPRT state: a run that stops (the end of a working
-// day, a reboot) cannot be resumed. Run the same two engines again with a
-// different -srand and add the runs up here. Each run's pairs are
+// A run that stopped can be resumed from fastchess's saved state
+// (`fastchess -config file=config.json`), or the same two engines run again
+// with a different -srand; add the runs up here. Each run's pairs are
 // independent samples of the same test, and an SPRT that looks at its LLR
 // only at the end of each run is still valid (looking less often only makes
 // it a little more cautious).
@@ -17,7 +17,9 @@
 // Each PGN (plain, .gz or .bz2) is a fastchess PGN of games between NEW and one other engine,
 // played with -repeat: the two games of an opening share a Round tag.
 // A pair with only one finished game (a run stopped between its games)
-// is left out. -ptnml adds pentanomial counts from NEW's point of view
+// is left out. A round with three games is a pair that was stopped after
+// its first game and played again whole when fastchess resumed from its
+// saved state: the first game is left out. -ptnml adds pentanomial counts from NEW's point of view
 // (LL, LD, DD+WL, WD, WW: pairs scoring 0, ½, 1, 1½, 2), as fastchess prints
 // them and docs/search-tests.md logs them, and may be given more than once.
 package main
@@ -132,8 +134,7 @@ func parsePtnml(s string) ([5]int, error) {
 // not be read still counts by its Result tag.
 func readPGN(path, engine string) (tally, error) {
 	var t tally
-	type pair struct{ games, points int }
-	pairs := map[string]*pair{}
+	pairs := map[string][]int{} // each round's games: NEW's points, in the file's order
 	var order []string
 	err := datagen.ReadPGNFile(path, func(g *datagen.PGNGame, _ *datagen.PGNError) error {
 		if g == nil {
@@ -149,49 +150,48 @@ func readPGN(path, engine string) (tally, error) {
 		if white != engine && black != engine {
 			return fmt.Errorf("round %s: neither %q nor %q is %q", round, white, black, engine)
 		}
-		var pts int
+		pts := 0
 		switch {
 		case res == "1/2-1/2":
 			pts = 1
-			t.d++
 		case (res == "1-0") == (white == engine):
 			pts = 2
-			t.w++
-		default:
-			t.l++
 		}
-		p, ok := pairs[round]
-		if !ok {
-			p = &pair{}
-			pairs[round] = p
+		if _, ok := pairs[round]; !ok {
 			order = append(order, round)
 		}
-		p.games++
-		p.points += pts
+		pairs[round] = append(pairs[round], pts)
 		return nil
 	})
 	if err != nil {
 		return t, fmt.Errorf("%s: %w", path, err)
 	}
 	for _, k := range order {
-		p := pairs[k]
-		switch {
-		case p.games == 2:
-			t.p[p.points]++
-		case p.games > 2:
-			return t, fmt.Errorf("round %s has %d games; expected pairs (-repeat)", k, p.games)
-		default:
-			// a lone game: its partner never finished. Leave it out of
+		games := pairs[k]
+		switch len(games) {
+		case 1:
+			// a lone game: its partner never finished. It is left out of
 			// W/D/L too, so that the counts describe the same games.
-			switch p.points {
+			continue
+		case 2:
+		case 3:
+			// the first game of a pair stopped halfway, then played again
+			// whole on resuming
+			games = games[1:]
+		default:
+			return t, fmt.Errorf("round %s has %d games; expected pairs (-repeat)", k, len(games))
+		}
+		for _, pts := range games {
+			switch pts {
 			case 2:
-				t.w--
+				t.w++
 			case 1:
-				t.d--
+				t.d++
 			default:
-				t.l--
+				t.l++
 			}
 		}
+		t.p[games[0]+games[1]]++
 	}
 	return t, nil
 }

@@ -109,6 +109,30 @@ const samplePGN = `[Event "Fastchess Tournament"]
 1. d4 d5 0-1
 
 [Event "Fastchess Tournament"]
+[Round "5"]
+[White "new"]
+[Black "base"]
+[Result "0-1"]
+
+1. b3 b6 0-1
+
+[Event "Fastchess Tournament"]
+[Round "5"]
+[White "base"]
+[Black "new"]
+[Result "1/2-1/2"]
+
+1. b3 b6 1/2-1/2
+
+[Event "Fastchess Tournament"]
+[Round "5"]
+[White "new"]
+[Black "base"]
+[Result "1-0"]
+
+1. b3 b6 1-0
+
+[Event "Fastchess Tournament"]
 [Round "4"]
 [White "new"]
 [Black "base"]
@@ -128,7 +152,9 @@ func TestReadPGNPairsByRound(t *testing.T) {
 	}
 	// Round 1: a win and a loss (1 point of 2: index 2). Round 2: a draw
 	// and a win (index 3). Round 3's partner and round 4 never finished.
-	want := tally{w: 2, d: 1, l: 1, p: [5]int{0, 0, 1, 1, 0}}
+	// Round 5 was stopped after its first game (a loss) and played again
+	// whole on resuming: a draw and a win (index 3).
+	want := tally{w: 3, d: 2, l: 1, p: [5]int{0, 0, 1, 2, 0}}
 	if got != want {
 		t.Errorf("got %+v, want %+v", got, want)
 	}
@@ -171,7 +197,7 @@ func TestCommand(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if !strings.Contains(string(out), "pairs 3083, games 6166") || !strings.Contains(string(out), "ptnml [279 588 1168 654 394]") {
+	if !strings.Contains(string(out), "pairs 3085, games 6170") || !strings.Contains(string(out), "ptnml [279 588 1168 656 394]") {
 		t.Errorf("output:\n%s", out)
 	}
 }
