@@ -19,9 +19,11 @@
 // A pair with only one finished game (a run stopped between its games)
 // is left out. A round with three games is a pair that was stopped after
 // its first game and played again whole when fastchess resumed from its
-// saved state: the first game is left out. -ptnml adds pentanomial counts from NEW's point of view
-// (LL, LD, DD+WL, WD, WW: pairs scoring 0, ½, 1, 1½, 2), as fastchess prints
-// them and docs/search-tests.md logs them, and may be given more than once.
+// saved state: the first game is left out.
+//
+// -ptnml adds pentanomial counts from NEW's point of view (LL, LD, DD+WL,
+// WD, WW: pairs scoring 0, ½, 1, 1½, 2), as fastchess prints them and
+// docs/search-tests.md logs them, and may be given more than once.
 package main
 
 import (
