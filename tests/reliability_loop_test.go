@@ -113,6 +113,45 @@ func TestCommandLineGoEnds(t *testing.T) {
 	}
 }
 
+// TestCommandLinePerft: a go perft given on the command line counts to its
+// depth, as a limit does. It was stopped before its first root move
+// ("stopped after 0 of 20 root moves", Nodes searched: 0), since go perft
+// sets no search limit and so looked like a bare go.
+func TestCommandLinePerft(t *testing.T) {
+	for _, args := range [][]string{{"go perft 3"}, {"position startpos", "go perft 3"}, {"ucinewgame", "go perft 3", "isready"}} {
+		out, err := exec.Command(plainBin(t), args...).Output()
+		if err != nil || !strings.Contains(string(out), "\nNodes searched: 8902\n") || strings.Contains(string(out), "stopped") {
+			t.Errorf("rochade %q: %v\n%s", args, err, out)
+		}
+	}
+	out, err := exec.Command(plainBin(t), "position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "go perft 2").Output()
+	if err != nil || !strings.Contains(string(out), "\nNodes searched: 568\n") {
+		t.Errorf("go perft 2 of a castling position: %v\n%s", err, out)
+	}
+}
+
+// TestRefusedPerft: a go perft whose depth is refused runs nothing. It
+// used to run a depth-1 search in its place and print a bestmove no one
+// had asked for.
+func TestRefusedPerft(t *testing.T) {
+	e := startEngine(t)
+	e.handshake()
+	e.send("position startpos")
+	for _, cmd := range []string{"go perft 0", "go perft -3", "go perft x", "go perft"} {
+		e.send(cmd)
+		got := e.sync()
+		if len(got) != 1 || !strings.HasPrefix(got[0], "info string error: go: perft") {
+			t.Errorf("%q: %q, want one error line and no search", cmd, got)
+		}
+	}
+	// A good one still counts.
+	e.send("go perft 2")
+	if got := e.until("Nodes searched", 10*sec); got[len(got)-1] != "Nodes searched: 400" {
+		t.Errorf("go perft 2: %q", got)
+	}
+	e.noSecondBestmove()
+}
+
 // TestOverlongLines: a line over 1 MiB is dropped with an error, but a
 // lost go still gets its one bestmove (0000: nothing was searched), and a
 // lost position is a refused one also after unknown leading tokens.

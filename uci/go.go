@@ -52,12 +52,20 @@ func parseCount(str string) (neg bool, mag uint64, over, ok bool) {
 	return neg, mag, over, true
 }
 
+// The perft result of parseGo where go asks for no perft, and where it
+// asks for one with a depth that was refused (then nothing runs: a go
+// perft prints no bestmove, and a search in its place was not asked for).
+const (
+	noPerft      = -1
+	refusedPerft = -2
+)
+
 // parseGo reads the parameters of `go`. Bad values are reported and
 // ignored; negative times count as 0; counts of 0 or less are ignored;
 // values beyond a limit's range (a year for times, the caps of goCaps,
 // 2^64-1 for nodes) are clamped and reported.
 func (s *Session) parseGo(args []string) (lim search.Limits, perft int, errs []string) {
-	perft = -1
+	perft = noPerft
 	valid := 0
 	// num reads the value after args[*i] and steps *i past it (a missing
 	// value, i.e. the next keyword, is not consumed).
@@ -134,6 +142,9 @@ func (s *Session) parseGo(args []string) (lim search.Limits, perft int, errs []s
 				valid++
 			}
 		case "movestogo", "depth", "nodes", "mate", "perft":
+			if key == "perft" && perft == noPerft {
+				perft = refusedPerft // until its depth is read
+			}
 			raw, neg, n, over, ok := num(key, &i)
 			if !ok {
 				continue
@@ -195,6 +206,9 @@ func (s *Session) cmdGo(args []string) {
 	}
 	if perft >= 0 {
 		s.perft(perft)
+		return
+	}
+	if perft == refusedPerft {
 		return
 	}
 	// The lag estimate takes in the previous move first, so that it

@@ -367,7 +367,7 @@ func IsCommand(word string) bool { return commands[word] }
 // rochade "genfens 10 seed 1 book None" quit. A genfens runs to its end
 // before the next line (OpenBench reads all N openings). After the last
 // line, a search with a limit (depth, nodes, mate, movetime, a clock)
-// runs to it, as `go depth 5` given alone asks; one without (a bare go,
+// runs to it, and a go perft to its depth, as `go depth 5` given alone asks; one without (a bare go,
 // go infinite, go ponder) would never end, since no stop can follow, and
 // is stopped at once, as Stockfish stops it: it prints its bestmove.
 func (s *Session) RunCommands(lines []string) {
@@ -387,7 +387,9 @@ func (s *Session) RunCommands(lines []string) {
 		}
 	}
 	if s.searching() && lastGo != nil {
-		if lim, _, _ := s.parseGo(lastGo); lim.Infinite || lim.Ponder {
+		// A go perft counts to its depth: it is a limit, though parseGo
+		// gives it no search limit.
+		if lim, perft, _ := s.parseGo(lastGo); perft == noPerft && (lim.Infinite || lim.Ponder) {
 			s.stop()
 		}
 	}
