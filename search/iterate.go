@@ -20,6 +20,10 @@ func (e *Engine) pickBestThread() *thread {
 	return best
 }
 
+// mateSearchMargin: the plies beyond a mate's length that a go mate search
+// deepens before it gives up (see iterate).
+const mateSearchMargin = 16
+
 // iterate is the iterative-deepening loop of one thread.
 func (t *thread) iterate() {
 	e := t.e
@@ -95,6 +99,15 @@ func (t *thread) iterate() {
 		// Time and other limits, checked between iterations.
 		best := t.rootMoves[0]
 		if e.limits.Mate > 0 && best.score >= MateInMaxPly && MateIn(best.score) <= e.limits.Mate {
+			break
+		}
+		// A mate in N is 2N-1 plies. A mate search that has found none
+		// gives up mateSearchMargin plies beyond that (the margin covers
+		// the reductions and pruning that can hide a mate from an
+		// iteration of its nominal depth); without it the search deepened
+		// to MaxPly, for good where no stop could come. A depth limit
+		// given with it is kept.
+		if e.limits.Mate > 0 && e.limits.Depth == 0 && depth >= 2*e.limits.Mate-1+mateSearchMargin {
 			break
 		}
 		// The node limits, like in checkTime, wait for the ponderhit.

@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
@@ -110,6 +111,38 @@ func TestCommandLineGoEnds(t *testing.T) {
 	out, err := exec.Command(plainBin(t), "position startpos", "go depth 6").Output()
 	if err != nil || !strings.Contains(string(out), "info depth 6 ") || !strings.Contains(string(out), "bestmove ") {
 		t.Errorf("go depth 6: %v\n%s", err, out)
+	}
+}
+
+// TestMateSearchEnds: go mate N where there is no mate in N deepened to
+// the last ply, so on the command line (no stop can follow) it never
+// ended. It now gives up 16 plies beyond the mate's length; a mate that is
+// there is still found, and a depth limit given with it is kept.
+func TestMateSearchEnds(t *testing.T) {
+	cases := []struct {
+		args     []string
+		want     string // in the last info line
+		maxDepth int
+	}{
+		{[]string{"position fen 8/8/8/4k3/8/8/8/4K2R w K - 0 1", "go mate 2"}, "", 2*2 - 1 + 16},
+		{[]string{"position fen 8/8/8/4k3/8/8/8/4K2R w K - 0 1", "go mate 1 depth 5"}, "", 5},
+		{[]string{"position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "go mate 1"}, "score mate 1 ", 1 + 16},
+	}
+	for _, c := range cases {
+		cmd := exec.Command(plainBin(t), c.args...)
+		timer := time.AfterFunc(scaled(60*sec), func() { cmd.Process.Kill() })
+		out, err := cmd.Output()
+		timer.Stop()
+		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+		if err != nil || len(lines) < 2 || !strings.HasPrefix(lines[len(lines)-1], "bestmove ") || strings.Count(string(out), "bestmove ") != 1 {
+			t.Errorf("rochade %q: %v; output ends %q", c.args, err, lines[len(lines)-1])
+			continue
+		}
+		info := lines[len(lines)-2]
+		var depth int
+		if _, err := fmt.Sscanf(info, "info depth %d", &depth); err != nil || depth > c.maxDepth || !strings.Contains(info, c.want) {
+			t.Errorf("rochade %q: last info %q, want depth at most %d and %q", c.args, info, c.maxDepth, c.want)
+		}
 	}
 }
 
