@@ -298,6 +298,9 @@ func parseTrainFlags(args []string, errOut io.Writer) (*trainOpts, error) {
 	if cfg.Schedule != "cosine" && cfg.Schedule != "step" {
 		return nil, fmt.Errorf("unknown --schedule %q", cfg.Schedule)
 	}
+	if err := checkTrainNumbers(o); err != nil {
+		return nil, err
+	}
 	if o.init != "" && o.resume != "" {
 		return nil, errors.New("--init starts a new run and --resume continues one: give one of them")
 	}
@@ -310,6 +313,44 @@ func parseTrainFlags(args []string, errOut io.Writer) (*trainOpts, error) {
 		}
 	}
 	return o, nil
+}
+
+// checkTrainNumbers refuses the numeric flags a run cannot use, before
+// any data is read: a negative learning rate trained a net that scored
+// the start position -19000, a lambda of 2 or a negative K trained on
+// targets outside 0..1, and a NaN learning rate or decay trained the whole
+// run and then failed to write its manifest.
+func checkTrainNumbers(o *trainOpts) error {
+	cfg := &o.cfg
+	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+	for _, c := range []struct {
+		name string
+		x    float64
+		ok   bool
+		want string
+	}{
+		{"lr", cfg.LR, cfg.LR > 0, "a positive number"},
+		{"lr-final", cfg.LRFinal, cfg.LRFinal >= 0 && cfg.LRFinal <= 1, "a fraction from 0 to 1"},
+		{"lr-gamma", cfg.LRGamma, cfg.LRGamma > 0, "a positive number"},
+		{"wd", cfg.WD, cfg.WD >= 0, "0 or more"},
+		{"bucket-wd", cfg.BucketWD, cfg.BucketWD >= 0, "0 or more"},
+		{"lambda", cfg.Lambda, cfg.Lambda >= 0 && cfg.Lambda <= 1, "a weight from 0 to 1"},
+		{"k", o.k, o.k >= 0, "0 (fit it) or a positive scale in cp"},
+	} {
+		if !finite(c.x) || !c.ok {
+			return fmt.Errorf("--%s %v: want %s", c.name, c.x, c.want)
+		}
+	}
+	if cfg.LRStep < 1 {
+		return fmt.Errorf("--lr-step %d: want 1 or more epochs", cfg.LRStep)
+	}
+	if o.flt.MaxScore < 1 {
+		return fmt.Errorf("--max-score %d: want a positive score in cp", o.flt.MaxScore)
+	}
+	if o.flt.MinPly < 0 {
+		return fmt.Errorf("--min-ply %d: want 0 or more", o.flt.MinPly)
+	}
+	return nil
 }
 
 // loadDataset loads the comma-separated files of list with the filter.

@@ -187,6 +187,25 @@ func TestTrainWritesToItsWriters(t *testing.T) {
 	}
 }
 
+// TestTrainRefusesBadNumbers: numeric flags a run cannot use are refused
+// before any data is read. A negative --lr trained a net, a --lambda of 2
+// and a negative --k trained on targets outside 0..1, and a NaN --lr
+// trained the whole run before it failed to write the manifest.
+func TestTrainRefusesBadNumbers(t *testing.T) {
+	for _, c := range [][]string{
+		{"--lr", "-1"}, {"--lr", "0"}, {"--lr", "NaN"}, {"--lr", "+Inf"},
+		{"--wd", "NaN"}, {"--wd", "-0.1"}, {"--lambda", "2"}, {"--lambda", "-0.5"},
+		{"--k", "-5"}, {"--k", "NaN"}, {"--lr-final", "1.5"}, {"--lr-gamma", "0"},
+		{"--lr-step", "0"}, {"--max-score", "0"}, {"--min-ply", "-1"},
+	} {
+		var out, errOut bytes.Buffer
+		args := append([]string{"train", "--data", "/nonexistent/data.txt", "--epochs", "1"}, c...)
+		if rc := run(args, nil, &out, &errOut); rc != 1 || !strings.Contains(errOut.String(), "rochade train: "+c[0]) || strings.Contains(errOut.String(), "nonexistent") {
+			t.Errorf("%v: exit %d, stderr %q; want a refusal that names %s before the data is read", c, rc, errOut.String(), c[0])
+		}
+	}
+}
+
 // TestTrainKingBuckets: `rochade train --hidden 512 --king-buckets 4` on a
 // few hundred positions of random Chess960 games writes a version 3 net
 // of that shape, which the engine loads and evaluates as the trainer's
