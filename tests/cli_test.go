@@ -175,4 +175,32 @@ func TestCLIVersionHelp(t *testing.T) {
 	if !strings.Contains(stderr, "frobnicate") {
 		t.Errorf("unknown command: %q", stderr)
 	}
+	// --version is the version; a bad global flag is named before the
+	// usage (it was the usage alone); version and help refuse arguments
+	// they do not take (they were ignored).
+	for _, args := range [][]string{{"--version"}, {"-version"}} {
+		if out, _ := runCLI(t, false, args...); !regexp.MustCompile(`^Rochade \S+\n$`).MatchString(out) {
+			t.Errorf("%v: %q", args, out)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--bogus"}, "rochade: flag provided but not defined: -bogus"},
+		{[]string{"--log"}, "rochade: flag needs an argument: -log"},
+		{[]string{"version", "--bogus"}, `rochade version: unexpected argument "--bogus"`},
+		{[]string{"--version", "x"}, `rochade version: unexpected argument "x"`},
+		{[]string{"help", "--bogus"}, `rochade help: unexpected argument "--bogus"`},
+	} {
+		out, stderr := runCLI(t, true, c.args...)
+		if out != "" || !strings.HasPrefix(stderr, c.want) {
+			t.Errorf("%q: stdout %q, stderr starts %q; want %q first", c.args, out, firstLine(stderr), c.want)
+		}
+	}
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
 }

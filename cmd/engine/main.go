@@ -122,6 +122,7 @@ func usage(w io.Writer) {
 Global flags (before the subcommand):
   --log FILE    write the debug log to FILE ("-" for stderr): a regular file or a terminal,
                 never stdout; a log that cannot keep up loses lines, never answers
+  --version     print the version, as rochade version does
   --help        this text
 `)
 }
@@ -178,17 +179,22 @@ func main() {
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("rochade")
 	logFile := fs.String("log", "", "debug log file (\"-\" for stderr)")
+	showVersion := fs.Bool("version", false, "print the version")
 	// The usage goes to stdout when asked for (--help) and to stderr
-	// after a bad flag, once either way.
+	// after a bad flag, once either way, the bad flag named first.
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			usage(stdout)
 			return 0
 		}
+		fmt.Fprintf(stderr, "rochade: %v\n\n", err)
 		usage(stderr)
 		return 2
 	}
 	rest := fs.Args()
+	if *showVersion {
+		return versionCmd(rest, stdin, stdout, stderr)
+	}
 	if len(rest) == 0 {
 		uci.Run(stdin, stdout, uci.Config{LogFile: *logFile})
 		return 0
@@ -273,16 +279,24 @@ func spsaCmd(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func versionCmd(args []string, _ io.Reader, stdout, _ io.Writer) int {
+func versionCmd(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if isHelp(args) {
 		commandUsage(stdout, "version", nil)
 		return 0
+	}
+	if len(args) > 0 {
+		fmt.Fprintf(stderr, "rochade version: unexpected argument %q\n", args[0])
+		return 1
 	}
 	fmt.Fprintf(stdout, "%s %s\n", uci.Name, uci.Version)
 	return 0
 }
 
-func helpCmd(_ []string, _ io.Reader, stdout, _ io.Writer) int {
+func helpCmd(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && !isHelp(args) {
+		fmt.Fprintf(stderr, "rochade help: unexpected argument %q (rochade COMMAND --help gives a command's usage)\n", args[0])
+		return 1
+	}
 	usage(stdout)
 	return 0
 }
