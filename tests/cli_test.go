@@ -128,6 +128,24 @@ func TestCLIPerft(t *testing.T) {
 			t.Errorf("perft 2 %s: want %s:\n%s", row["fen_shredder"], row["d2"], out)
 		}
 	}
+	// Depth 0 counts the position and lists no move (it listed every root
+	// move at 1 while counting 1 in all).
+	if out, _ := runCLI(t, false, "perft", "0"); !strings.HasPrefix(out, "\nNodes searched: 1\n") {
+		t.Errorf("perft 0:\n%s", out)
+	}
+	// Castling is written as UCI_Chess960 would have it: e1g1 in a
+	// standard position (it was always king takes rook), king takes rook
+	// in a Chess960 one.
+	for _, c := range []struct{ fen, want, not string }{
+		{"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "\ne1g1: 1\n", "e1h1"},
+		{"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "\ne1c1: 1\n", "e1a1"},
+		{"rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1", "\nb1h1: 1\n", "b1g1"},
+	} {
+		out, _ := runCLI(t, false, "perft", "1", c.fen)
+		if !strings.Contains("\n"+out, c.want) || strings.Contains(out, c.not) {
+			t.Errorf("perft 1 %s: want %q and no %q:\n%s", c.fen, strings.TrimSpace(c.want), c.not, out)
+		}
+	}
 	runCLI(t, true, "perft")
 	runCLI(t, true, "perft", "x")
 	runCLI(t, true, "perft", "2", "not a fen")

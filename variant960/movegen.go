@@ -396,8 +396,12 @@ type DivideEntry struct {
 	Nodes uint64
 }
 
-// Divide returns the perft count under every root move.
+// Divide returns the perft count under every root move: none at depth 0,
+// where perft counts the position itself.
 func (p *Position) Divide(depth int) []DivideEntry {
+	if depth <= 0 {
+		return nil
+	}
 	var ml MoveList
 	p.GenerateLegal(&ml)
 	out := make([]DivideEntry, 0, ml.N)
