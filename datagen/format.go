@@ -312,6 +312,9 @@ func scanGames(r io.Reader, fn func(*game) error) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	head, err := br.Peek(4)
 	if err != nil {
+		if err != io.EOF && err != io.ErrUnexpectedEOF {
+			return err // a read error (a directory, a failing disk), not the data's fault
+		}
 		return formatErr("truncated header")
 	}
 	if string(head) == string(zstdMagic) {

@@ -58,6 +58,14 @@ func TestDatagenCLI(t *testing.T) {
 	if rc := run([]string{"datagen", "convert", filepath.Join(dir, "manifest.tsv")}, nil, &out, &errb); rc != 1 {
 		t.Errorf("convert of a non-chunk: rc %d, want 1", rc)
 	}
+	// A folder is named as one; it was "bad training data: truncated
+	// header", as if the data were at fault.
+	for _, sub := range []string{"stats", "convert"} {
+		errb.Reset()
+		if rc := run([]string{"datagen", sub, dir}, nil, &out, &errb); rc != 1 || !strings.Contains(errb.String(), "is a directory") || strings.Contains(errb.String(), "truncated") {
+			t.Errorf("datagen %s of a folder: rc %d, stderr %q", sub, rc, errb.String())
+		}
+	}
 }
 
 // TestDatagenDefaultNodes: without --nodes a run plays at 2,500 soft nodes
