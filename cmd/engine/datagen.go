@@ -66,6 +66,10 @@ func runDatagen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return runConvert(args[1:], stdout, stderr)
 	}
 	if len(args) > 0 && args[0] == "stats" {
+		if isHelp(args[1:]) {
+			fmt.Fprint(stdout, datagenUsage)
+			return 0
+		}
 		if len(args) == 1 {
 			fmt.Fprintln(stderr, "rochade datagen stats: need chunk files")
 			return 2
@@ -98,15 +102,8 @@ func runDatagen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	mixFlag := fs.String("mix", defMix, "start positions in percent: DFRC,Chess960,standard (summing to 100); a run other than the default records it in the manifest")
 	var nf netFlags
 	nf.register(fs)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, datagenUsage)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return 2
+	if err := parseDatagenFlags(fs, args, datagenUsage, stdout, stderr); err != nil {
+		return exitOf(err)
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "rochade datagen: unexpected argument %q\n", fs.Arg(0))
@@ -171,15 +168,41 @@ func runDatagen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// parseDatagenFlags parses args with fs, whose output is stderr. A request
+// for help gets the usage and the flags on stdout, as the other
+// subcommands' does; a bad flag is named (by the flag package) and
+// followed by the usage on stderr.
+func parseDatagenFlags(fs *flag.FlagSet, args []string, usage string, stdout, stderr io.Writer) error {
+	fs.Usage = func() {}
+	err := fs.Parse(args)
+	if err == nil {
+		return nil
+	}
+	w := stderr
+	if err == flag.ErrHelp {
+		w = stdout
+	}
+	fmt.Fprint(w, usage)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(stderr)
+	return err
+}
+
+// exitOf is the exit status after a flag error: 0 for help, 2 otherwise.
+func exitOf(err error) int {
+	if err == flag.ErrHelp {
+		return 0
+	}
+	return 2
+}
+
 func runConvert(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("datagen convert", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	filter := fs.Bool("filter", false, "skip positions in check, with a noisy move, before ply 8 or with |score| > 3000")
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return 2
+	if err := parseDatagenFlags(fs, args, datagenUsage, stdout, stderr); err != nil {
+		return exitOf(err)
 	}
 	if fs.NArg() == 0 {
 		fmt.Fprintln(stderr, "rochade datagen convert: need chunk files")

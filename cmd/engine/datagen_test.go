@@ -58,6 +58,14 @@ func TestDatagenCLI(t *testing.T) {
 	if rc := run([]string{"datagen", "convert", filepath.Join(dir, "manifest.tsv")}, nil, &out, &errb); rc != 1 {
 		t.Errorf("convert of a non-chunk: rc %d, want 1", rc)
 	}
+	// Help goes to stdout with exit status 0, as for the other
+	// subcommands (it went to stderr, and stats took --help for a file).
+	for _, args := range [][]string{{"datagen", "--help"}, {"datagen", "-h"}, {"datagen", "convert", "--help"}, {"datagen", "stats", "--help"}} {
+		var hout, herr bytes.Buffer
+		if rc := run(args, nil, &hout, &herr); rc != 0 || !strings.Contains(hout.String(), "rochade datagen stats FILE") || herr.Len() != 0 {
+			t.Errorf("%q: rc %d, stdout %d bytes, stderr %q", args, rc, hout.Len(), herr.String())
+		}
+	}
 	// A folder is named as one; it was "bad training data: truncated
 	// header", as if the data were at fault.
 	for _, sub := range []string{"stats", "convert"} {
