@@ -152,9 +152,9 @@ func OpenSource(path string) Source {
 			return o.open(path)
 		}
 	}
-	if strings.HasSuffix(path, ".rdg") || strings.HasSuffix(path, ".rdg.xz") {
+	if strings.HasSuffix(path, ".rdg.xz") {
 		return func(func(*Record) error) error {
-			return fmt.Errorf("%s: binary self-play data needs a trainer built with -tags datagen", path)
+			return fmt.Errorf("%s: xz-compressed chunks are not read; decompress them, or compress with zstd (.rdg.zst)", path)
 		}
 	}
 	return TextFile(path)

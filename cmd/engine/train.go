@@ -49,9 +49,11 @@ a1 b1 c1 d1 a2 ... d8 (the king's own side's view, files e-h folded onto
 d-a). With king mirroring, --mirror only repeats every position: a
 reflected position has the same inputs.
 
-Data files: text lines "<FEN> | <score cp, White's view> | <1.0|0.5|0.0>"
-(plain, or xz-compressed with a .xz suffix). Positions in check or with
-|score| above --max-score are skipped.
+Data files: datagen chunks (.rdg, .rdg.zst), or text lines
+"<FEN> | <score cp, White's view> | <1.0|0.5|0.0>" (plain, or xz-compressed
+with a .xz suffix). Skipped: fake mate labels, positions in check, noisy
+best moves, |score| above --max-score, and (in chunks) plies before
+--min-ply.
 
 Loss: mean squared error between sigmoid(eval/K) and the target
 lambda*sigmoid(score/K) + (1-lambda)*result (side to move's view). K is
