@@ -148,36 +148,3 @@ func (e *Evaluator) endgameOverride(p *v.Position) (int, bool) {
 	ei.material(p)
 	return specialEndgame(p, &ei)
 }
-
-// NetEndgameScale applies the hand-written evaluation's drawish-endgame
-// scale factor (scaleFactor) to the net's score. The variable exists for
-// the measurement in docs/training.md ("The net"); it is not an
-// option.
-var NetEndgameScale = true
-
-// netScaleMaxNPM: the scale factor is applied to the net once each side's
-// non-pawn material is at most a rook and a bishop; above that the net's
-// own judgement stands (the hand-written evaluation scales only its
-// endgame half, which matters little there).
-const netScaleMaxNPM = 500 + 330
-
-// netScale returns the share, out of 64, of the net's score r (side to
-// move's view) that the position's kind of endgame keeps.
-func netScale(p *v.Position, r int) int {
-	if r == 0 {
-		return 64
-	}
-	// Cheap gate: a queen, or two rooks on a side, means no scaling.
-	if p.Pieces(v.White, v.Queen)|p.Pieces(v.Black, v.Queen) != 0 {
-		return 64
-	}
-	var ei evalInfo
-	ei.material(p)
-	if ei.npm[v.White] > netScaleMaxNPM || ei.npm[v.Black] > netScaleMaxNPM {
-		return 64
-	}
-	if p.Side() == v.Black {
-		r = -r
-	}
-	return scaleFactor(p, &ei, r)
-}

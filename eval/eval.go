@@ -81,9 +81,6 @@ func (e *Evaluator) Evaluate(p *v.Position) int {
 	} else {
 		r = EvaluateNet(e.net, p)
 	}
-	if NetEndgameScale {
-		r = r * netScale(p, r) / 64
-	}
 	return clampEval(r)
 }
 

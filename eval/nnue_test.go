@@ -375,46 +375,29 @@ func TestDefaultNet(t *testing.T) {
 	}
 }
 
-// TestNetEndgameScale: the hand-written scale factor reaches the net's
-// score in drawish endgames and nowhere else.
-func TestNetEndgameScale(t *testing.T) {
+// TestNetNotScaled: in drawish endgames the net's score stands as it is.
+// The hand-written evaluation's scale factor used to shrink it there too,
+// though the net was trained on search scores that had been shrunk
+// already (its self-play searched with the factor), so it counted twice;
+// without it the engine played +12.9 ± 6.2 Elo better at 10,000 nodes a
+// move (docs/search-tests.md).
+func TestNetNotScaled(t *testing.T) {
 	n, err := DefaultNet()
 	if err != nil {
 		t.Fatal(err)
 	}
 	e := New()
 	e.SetNet(n)
-	defer func() { NetEndgameScale = true }()
-	for _, c := range []struct {
-		fen    string
-		scaled bool
-	}{
-		{"8/8/4b3/8/p7/1k6/8/1K6 b - - 3 59", true},         // wrong bishop: a draw
-		{"8/5k2/4b3/3p4/3P4/2B5/5K2/8 w - - 0 1", true},     // opposite-coloured bishops
-		{"8/8/8/3k4/8/3K4/2B5/2n5 w - - 0 1", true},         // minor against minor, no pawns
-		{"4k3/ppp5/8/8/8/8/PPP3B1/4K3 w - - 0 1", false},    // a bishop and pawns against pawns
-		{"4k3/pppq4/8/8/8/8/PPPR4/4K3 w - - 0 1", false},    // queen on the board
-		{"r3k3/ppp5/8/8/8/8/PPP1NB2/R3K3 w - - 0 1", false}, // more than a rook and a minor
+	for _, fen := range []string{
+		"8/5k2/4b3/3p4/3P4/2B5/5K2/8 w - - 0 1", // opposite-coloured bishops
+		"8/8/8/3k4/8/3K4/2B5/2n5 w - - 0 1",     // minor against minor, no pawns
+		"8/3k4/8/3r4/8/2BK4/3R4/8 w - - 0 1",    // rook and bishop against a rook
+		"4k3/ppp5/8/8/8/8/PPP3B1/4K3 w - - 0 1", // a bishop and pawns against pawns
 	} {
-		p := v.MustParseFEN(c.fen)
-		NetEndgameScale = false
-		raw := e.Evaluate(p)
-		NetEndgameScale = true
-		got := e.Evaluate(p)
-		want := raw * netScale(p, raw) / 64
-		if got != want {
-			t.Errorf("%s: %d, want %d (raw %d)", c.fen, got, want, raw)
+		p := v.MustParseFEN(fen)
+		if got, want := e.Evaluate(p), min(max(EvaluateNet(n, p), -MaxEval), MaxEval); got != want {
+			t.Errorf("%s: Evaluate %d, the net %d", fen, got, want)
 		}
-		// Whether the kind of endgame is scaled must not hinge on the
-		// embedded net's score for it (a drawn ending may well score 0,
-		// which nothing scales): ask with a score for either side.
-		up, down := netScale(p, 100), netScale(p, -100)
-		if c.scaled != (up < 64 || down < 64) {
-			t.Errorf("%s: scales %d and %d for +100 and -100, scaled should be %v", c.fen, up, down, c.scaled)
-		}
-	}
-	if s := e.Evaluate(v.MustParseFEN("8/8/4b3/8/p7/1k6/8/1K6 b - - 3 59")); s != 0 {
-		t.Errorf("wrong-bishop draw scores %d", s)
 	}
 }
 

@@ -154,11 +154,7 @@ func TestEngineMatchesQuantEval(t *testing.T) {
 					continue // a bare king: the exact endgame rules score it
 				}
 				want := q.QuantEval(p)
-				// Evaluate scales the net's score in drawish endgames:
-				// compare without.
-				eval.NetEndgameScale = false
 				got := ev.Evaluate(p)
-				eval.NetEndgameScale = true
 				if got != min(max(want, -eval.MaxEval), eval.MaxEval) {
 					t.Fatalf("%s: game %d ply %d %s: evaluator %d, trainer %d", c.name, g, ply, p.ShredderFEN(), got, want)
 				}
