@@ -367,9 +367,10 @@ func IsCommand(word string) bool { return commands[word] }
 // rochade "genfens 10 seed 1 book None" quit. A genfens runs to its end
 // before the next line (OpenBench reads all N openings). After the last
 // line, a search with a limit (depth, nodes, mate, movetime, a clock)
-// runs to it, and a go perft to its depth, as `go depth 5` given alone asks; one without (a bare go,
-// go infinite, go ponder) would never end, since no stop can follow, and
-// is stopped at once, as Stockfish stops it: it prints its bestmove.
+// runs to it, as `go depth 5` given alone asks, and a go perft to its
+// depth; one without (a bare go, go infinite, go ponder) would never end,
+// since no stop can follow, and is stopped at once, as Stockfish stops
+// it: it prints its bestmove.
 func (s *Session) RunCommands(lines []string) {
 	var lastGo []string
 	for _, l := range lines {
