@@ -409,22 +409,30 @@ func (p *Position) Placement() string {
 // castlingField writes the castling rights in one of three styles:
 // 's' Shredder (file letters), 'x' X-FEN, 'k' KQkq when every right is
 // a standard one (falls back to Shredder otherwise).
+// StandardCastling reports whether every castling right is a standard
+// chess one: its king on the e-file and its rook on the a- or h-file (true
+// with no rights at all).
+func (p *Position) StandardCastling() bool {
+	rights := p.st().castling
+	for i := 0; i < 4; i++ {
+		if rights&(1<<i) == 0 {
+			continue
+		}
+		ksq, rsq := p.KingSquare(Color(i>>1)), p.castleRook[i]
+		if ksq.File() != 4 || (rsq.File() != 0 && rsq.File() != 7) {
+			return false
+		}
+	}
+	return true
+}
+
 func (p *Position) castlingField(style byte) string {
 	rights := p.st().castling
 	if rights == 0 {
 		return "-"
 	}
-	if style == 'k' {
-		for i := 0; i < 4; i++ {
-			if rights&(1<<i) == 0 {
-				continue
-			}
-			c := Color(i >> 1)
-			ksq, rsq := p.KingSquare(c), p.castleRook[i]
-			if ksq.File() != 4 || (rsq.File() != 0 && rsq.File() != 7) {
-				style = 's'
-			}
-		}
+	if style == 'k' && !p.StandardCastling() {
+		style = 's'
 	}
 	var sb strings.Builder
 	for i := 0; i < 4; i++ {

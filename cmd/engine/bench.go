@@ -59,23 +59,6 @@ func bench(args []string, nf *netFlags, out io.Writer) error {
 	return nil
 }
 
-// kingTakesRook tells whether perft writes castling as king takes rook:
-// wherever the position's castling is not standard chess's (a castling
-// king off the e-file, or a castling rook off the a- and h-files). A
-// standard position's castling is written e1g1, as with UCI_Chess960 off
-// and as Stockfish's go perft writes it.
-func kingTakesRook(pos *v.Position) bool {
-	for _, c := range []v.Color{v.White, v.Black} {
-		for side := range 2 {
-			r := pos.CastlingRook(c, side)
-			if r != v.NoSquare && (pos.KingSquare(c).File() != 4 || (r.File() != 0 && r.File() != 7)) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // perftCmd is `rochade perft`: the leaf counts below each move.
 func perftCmd(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if isHelp(args) {
@@ -106,7 +89,10 @@ func perft(args []string, out io.Writer) error {
 	start := time.Now()
 	var total uint64
 	var sb strings.Builder
-	chess960 := kingTakesRook(pos)
+	// Castling as king takes rook wherever it is not standard chess's; a
+	// standard position's is written e1g1, as with UCI_Chess960 off and as
+	// Stockfish's go perft writes it.
+	chess960 := !pos.StandardCastling()
 	for _, e := range pos.Divide(depth) {
 		fmt.Fprintf(&sb, "%s: %d\n", pos.MoveToUCI(e.Move, chess960), e.Nodes)
 		total += e.Nodes
