@@ -102,8 +102,8 @@ func runDatagen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	mixFlag := fs.String("mix", defMix, "start positions in percent: DFRC,Chess960,standard (summing to 100); a run other than the default records it in the manifest")
 	var nf netFlags
 	nf.register(fs)
-	if err := parseDatagenFlags(fs, args, datagenUsage, stdout, stderr); err != nil {
-		return exitOf(err)
+	if rc, ok := parseDatagenFlags(fs, args, stdout, stderr); !ok {
+		return rc
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "rochade datagen: unexpected argument %q\n", fs.Arg(0))
@@ -168,41 +168,34 @@ func runDatagen(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// parseDatagenFlags parses args with fs, whose output is stderr. A request
-// for help gets the usage and the flags on stdout, as the other
+// parseDatagenFlags parses args with fs, whose output is stderr, and
+// tells whether to go on; if not, rc is the exit status. A request for
+// help gets the usage and the flags on stdout with status 0, as the other
 // subcommands' does; a bad flag is named (by the flag package) and
-// followed by the usage on stderr.
-func parseDatagenFlags(fs *flag.FlagSet, args []string, usage string, stdout, stderr io.Writer) error {
+// followed by the usage on stderr, status 2.
+func parseDatagenFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (rc int, ok bool) {
 	fs.Usage = func() {}
 	err := fs.Parse(args)
 	if err == nil {
-		return nil
+		return 0, true
 	}
-	w := stderr
+	w, rc := stderr, 2
 	if err == flag.ErrHelp {
-		w = stdout
+		w, rc = stdout, 0
 	}
-	fmt.Fprint(w, usage)
+	fmt.Fprint(w, datagenUsage)
 	fs.SetOutput(w)
 	fs.PrintDefaults()
 	fs.SetOutput(stderr)
-	return err
-}
-
-// exitOf is the exit status after a flag error: 0 for help, 2 otherwise.
-func exitOf(err error) int {
-	if err == flag.ErrHelp {
-		return 0
-	}
-	return 2
+	return rc, false
 }
 
 func runConvert(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("datagen convert", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	filter := fs.Bool("filter", false, "skip positions in check, with a noisy move, before ply 8 or with |score| > 3000")
-	if err := parseDatagenFlags(fs, args, datagenUsage, stdout, stderr); err != nil {
-		return exitOf(err)
+	if rc, ok := parseDatagenFlags(fs, args, stdout, stderr); !ok {
+		return rc
 	}
 	if fs.NArg() == 0 {
 		fmt.Fprintln(stderr, "rochade datagen convert: need chunk files")
