@@ -291,8 +291,8 @@ func parseTrainFlags(args []string, errOut io.Writer) (*trainOpts, error) {
 	if o.set["king-mirror"] {
 		o.kings.Mirror = o.kingMirror
 	}
-	if cfg.BucketWD < 0 || (cfg.BucketWD > 0 && !o.factor && o.resume == "") {
-		return nil, errors.New("--bucket-wd needs --factorise, and must not be negative")
+	if cfg.BucketWD > 0 && !o.factor && o.resume == "" {
+		return nil, errors.New("--bucket-wd needs --factorise")
 	}
 	if o.factor && o.kings.N < 2 && o.resume == "" {
 		return nil, errors.New("--factorise needs king buckets (--king-buckets 4, 8 or a map of two or more)")
