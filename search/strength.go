@@ -41,8 +41,11 @@ import (
 	"time"
 )
 
-// The UCI_Elo range: from Stockfish 15.1's lowest level up to about the
-// engine's full strength on Stockfish's scale at 10+0.1 (docs/strength.md).
+// The UCI_Elo range: from Stockfish 15.1's lowest level up to 2600, on
+// Stockfish's scale at 10+0.1 (docs/strength.md). Full strength is above
+// it: with net w512i a one-line search capped at 1,000,000 nodes played
+// about +105 against Stockfish's 2600, so the top level caps the nodes
+// lower.
 const (
 	EloMin = 1320
 	EloMax = 2600
@@ -72,7 +75,8 @@ var strengthTable = []strengthAnchor{
 	{elo: 1320, nodes: 1000, depth: 3, margin: 100, noise: 120, lines: 4},
 	{elo: 1700, nodes: 4000, depth: 6, margin: 55, noise: 65, lines: 4},
 	{elo: 2100, nodes: 50000, depth: 11, margin: 12, noise: 15, lines: 4},
-	{elo: 2600, nodes: 1000000, depth: 0, margin: 0, noise: 0, lines: 1},
+	{elo: 2400, nodes: 140000, depth: 14, margin: 7, noise: 9, lines: 2},
+	{elo: 2600, nodes: 200000, depth: 0, margin: 0, noise: 0, lines: 1},
 }
 
 // Strength is what a UCI_Elo level limits.

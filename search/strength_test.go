@@ -45,8 +45,8 @@ func TestStrengthTable(t *testing.T) {
 	if low.Nodes < 200 || low.Nodes > 1000 || low.Depth < 1 || low.Depth > 3 || low.Margin < 100 {
 		t.Errorf("EloMin level %+v is no beginner", low)
 	}
-	if high.Nodes < 200000 || high.Depth != 0 || high.Margin != 0 {
-		t.Errorf("EloMax level %+v is not near full strength", high)
+	if high.Nodes < 50000 || high.Depth != 0 || high.Margin != 0 || high.MultiPV != 1 {
+		t.Errorf("EloMax level %+v is not a one-line search with only a node cap", high)
 	}
 }
 
@@ -84,12 +84,12 @@ func TestStrengthBetweenAnchors(t *testing.T) {
 			t.Fatalf("Elo %d: depth cap %d, at %d already %d", elo, s.Depth, elo+20, u.Depth)
 		}
 	}
-	if d := capDepth(len(strengthTable) - 1); d < 14 || d > 24 {
+	if d := capDepth(len(strengthTable) - 1); d < 12 || d > 24 {
 		t.Errorf("the uncapped anchor counts as depth %.1f", d)
 	}
-	// The midpoint of the 4-line and the 1-line anchor scores 2 lines.
-	if s := StrengthFor(2400); s.MultiPV != 2 || s.Depth == 0 || s.Margin == 0 {
-		t.Errorf("Elo 2400: %+v", s)
+	// The midpoint of the 4-line and the 2-line anchor scores 3 lines.
+	if s := StrengthFor(2250); s.MultiPV != 3 || s.Depth == 0 || s.Margin == 0 {
+		t.Errorf("Elo 2250: %+v", s)
 	}
 }
 
