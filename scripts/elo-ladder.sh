@@ -10,7 +10,7 @@
 #   scripts/elo-ladder.sh [VAR=value ...]
 #
 # Settings are environment variables or VAR=value arguments (arguments win):
-#   RUNGS="1320 1700 2100 2600"   the UCI_Elo levels to play
+#   RUNGS="1320 1700 2100 2400 2600"   the UCI_Elo levels to play (the anchors)
 #   GAMES=100          games per rung (rounded up to even)
 #   CONCURRENCY=1      games played at once
 #   TC=10+0.1          time control (cutechess format)
@@ -47,7 +47,7 @@ for kv in "$@"; do
 done
 
 REPO=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
-RUNGS=${RUNGS:-1320 1700 2100 2600}
+RUNGS=${RUNGS:-1320 1700 2100 2400 2600}
 GAMES=${GAMES:-100}
 CONCURRENCY=${CONCURRENCY:-1}
 TC=${TC:-10+0.1}

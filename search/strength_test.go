@@ -10,7 +10,7 @@ import (
 
 // The Elo table: clamped at both ends, exact at its anchors, and
 // monotonic in between (more Elo: more nodes and depth, less margin and
-// noise). The ends are a beginner and near full strength.
+// noise). The ends are a beginner and a one-line search under a node cap.
 func TestStrengthTable(t *testing.T) {
 	if s := StrengthFor(0); s != StrengthFor(EloMin) || s.Elo != EloMin {
 		t.Errorf("Elo 0: %+v, want the EloMin level", s)
@@ -160,7 +160,7 @@ func testNodeCap(t *testing.T, pos *v.Position, capEnds bool) {
 	}
 }
 
-// The clock still applies on top of the cap: at EloMax (1,000,000 nodes) a
+// The clock still applies on top of the cap: at EloMax (200,000 nodes) a
 // 30 ms move ends on time.
 func TestStrengthClock(t *testing.T) {
 	e := NewEngine(limitedOpts(EloMax, 1))
