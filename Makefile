@@ -133,7 +133,10 @@ vet:
 # The code for Windows and macOS (tablebase mapping, memory probes) is
 # never compiled on Linux otherwise: build and vet it for both. The 386
 # build too: its run (tests/TestHugeHash32Bit) needs a kernel with 32-bit
-# compatibility, which not every CI machine has.
+# compatibility, which not every CI machine has. Then the trainer's AVX2
+# kernels (train/kernels_simd.go, built only with GOEXPERIMENT=simd, as the
+# trainer is in docs/training.md): vetted, and tested against the scalar
+# kernels.
 vet-cross:
 	GOOS=windows GOARCH=amd64 $(GO) build ./...
 	GOOS=windows GOARCH=amd64 $(GO) vet ./...
@@ -141,6 +144,8 @@ vet-cross:
 	GOOS=darwin GOARCH=arm64 $(GO) vet ./...
 	GOOS=linux GOARCH=386 $(GO) build ./...
 	GOOS=linux GOARCH=386 $(GO) vet ./...
+	GOEXPERIMENT=simd $(GO) vet ./train/
+	GOEXPERIMENT=simd $(GO) test -count=1 -run 'MatchesScalar|MatchScalar' ./train/
 
 clean:
 	rm -f $(EXE) $(EXE).overlay.json $(TUNE_EXE)
