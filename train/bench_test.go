@@ -93,6 +93,21 @@ func testKernels(t *testing.T, hid int) {
 	for h := range acc {
 		near("addRow", gout[h], gout2[h])
 	}
+	// addRows: the same sums as a loop of addRowScalar, bit for bit,
+	// a feature twice included.
+	g, g2 := make([]float32, len(w)), make([]float32, len(w))
+	copy(g, w)
+	copy(g2, w)
+	rows := append(feats, 5)
+	addRows(g, rows, gacc)
+	for _, f := range rows {
+		addRowScalar(g2[int(f)*hid:int(f)*hid+hid], gacc)
+	}
+	for i := range g {
+		if g[i] != g2[i] {
+			t.Fatalf("width %d: addRows element %d: %v vs scalar %v", hid, i, g[i], g2[i])
+		}
+	}
 }
 
 // TestAdamStepMatchesScalar: the vector AdamW step gives exactly the

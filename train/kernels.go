@@ -60,6 +60,28 @@ func addRowScalar(dst, src []float32) {
 	}
 }
 
+// addRowsScalar adds src to the rows w[f*len(src):] of feats, in blocks
+// of eight units held in registers across all features (each unit gets
+// the same additions in the same order as a loop of addRowScalar).
+func addRowsScalar(w []float32, feats []uint16, src []float32) {
+	h := len(src)
+	for i := 0; i < h; i += 8 {
+		s := (*[8]float32)(src[i:])
+		s0, s1, s2, s3, s4, s5, s6, s7 := s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]
+		for _, f := range feats {
+			r := (*[8]float32)(w[int(f)*h+i:])
+			r[0] += s0
+			r[1] += s1
+			r[2] += s2
+			r[3] += s3
+			r[4] += s4
+			r[5] += s5
+			r[6] += s6
+			r[7] += s7
+		}
+	}
+}
+
 // dotSCReLUScalar is the sum over h of screlu(acc[h]) * o[h].
 func dotSCReLUScalar(acc, o []float32) float32 {
 	var s0, s1 float32

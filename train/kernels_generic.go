@@ -11,6 +11,8 @@ func accumulateRows(acc, bias []float32, w []float32, feats []uint16) {
 
 func addRow(dst, src []float32) { addRowScalar(dst, src) }
 
+func addRows(w []float32, feats []uint16, src []float32) { addRowsScalar(w, feats, src) }
+
 func dotSCReLU(acc, o []float32) float32 { return dotSCReLUScalar(acc, o) }
 
 func hiddenGrad(acc, o []float32, d float32, gout, gacc []float32) {

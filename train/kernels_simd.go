@@ -69,6 +69,43 @@ func addRow(dst, src []float32) {
 	archsimd.ClearAVXUpperBits()
 }
 
+func addRows(w []float32, feats []uint16, src []float32) {
+	if !simdEnabled {
+		addRowsScalar(w, feats, src)
+		return
+	}
+	// Blocks of 64 units: src's block stays in eight vector registers
+	// while it is added to every feature's row.
+	h := len(src)
+	for i := 0; i < h; i += 64 {
+		b := (*[64]float32)(src[i:])
+		s0 := archsimd.LoadFloat32x8((*[8]float32)(b[0:]))
+		s1 := archsimd.LoadFloat32x8((*[8]float32)(b[8:]))
+		s2 := archsimd.LoadFloat32x8((*[8]float32)(b[16:]))
+		s3 := archsimd.LoadFloat32x8((*[8]float32)(b[24:]))
+		s4 := archsimd.LoadFloat32x8((*[8]float32)(b[32:]))
+		s5 := archsimd.LoadFloat32x8((*[8]float32)(b[40:]))
+		s6 := archsimd.LoadFloat32x8((*[8]float32)(b[48:]))
+		s7 := archsimd.LoadFloat32x8((*[8]float32)(b[56:]))
+		for _, f := range feats {
+			r := (*[64]float32)(w[int(f)*h+i:])
+			r0, r1 := (*[8]float32)(r[0:]), (*[8]float32)(r[8:])
+			r2, r3 := (*[8]float32)(r[16:]), (*[8]float32)(r[24:])
+			r4, r5 := (*[8]float32)(r[32:]), (*[8]float32)(r[40:])
+			r6, r7 := (*[8]float32)(r[48:]), (*[8]float32)(r[56:])
+			archsimd.LoadFloat32x8(r0).Add(s0).Store(r0)
+			archsimd.LoadFloat32x8(r1).Add(s1).Store(r1)
+			archsimd.LoadFloat32x8(r2).Add(s2).Store(r2)
+			archsimd.LoadFloat32x8(r3).Add(s3).Store(r3)
+			archsimd.LoadFloat32x8(r4).Add(s4).Store(r4)
+			archsimd.LoadFloat32x8(r5).Add(s5).Store(r5)
+			archsimd.LoadFloat32x8(r6).Add(s6).Store(r6)
+			archsimd.LoadFloat32x8(r7).Add(s7).Store(r7)
+		}
+	}
+	archsimd.ClearAVXUpperBits()
+}
+
 func dotSCReLU(acc, o []float32) float32 {
 	if !simdEnabled {
 		return dotSCReLUScalar(acc, o)

@@ -186,12 +186,8 @@ func (w *worker) sample(n *Net, fw []uint16, whiteToMove bool, target, gain, sca
 	addRow(gb, gS)
 	addRow(gb, gO)
 	g[sh.offOB()+b] += d
-	for _, f := range w.stm[:len(fw)] {
-		addRow(gw[int(f)*h:int(f)*h+h], gS)
-	}
-	for _, f := range w.opp[:len(fw)] {
-		addRow(gw[int(f)*h:int(f)*h+h], gO)
-	}
+	addRows(gw, w.stm[:len(fw)], gS)
+	addRows(gw, w.opp[:len(fw)], gO)
 	return e * e
 }
 
