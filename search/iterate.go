@@ -126,7 +126,7 @@ func (t *thread) iterate() {
 			stableIters = 0
 		}
 		lastBest = best.move
-		if e.softTimeUp(len(t.rootMoves), stableIters) {
+		if e.softTimeUp(len(t.rootMoves), stableIters, bestMoveShare(t.rootMoves)) {
 			break
 		}
 		// With a clock and one legal move, depth 1 (for a score and a

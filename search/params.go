@@ -69,6 +69,16 @@ type params struct {
 	histBonusBase  int
 	histBonusMax   int // capped, so one deep cutoff does not swamp the table
 
+	// Time management by effort: between iterations the soft limit is
+	// scaled by 1 + tmEffortWeight/100 * (tmEffortPivot/100 - share),
+	// held to 0.6-1.6, where share is the best root move's part of all
+	// the nodes searched under root moves so far: a move that takes most
+	// of the search is clear, and one that takes little is in doubt.
+	// tmEffortWeight 0 (the default) turns it off; it is not tuned at
+	// fixed nodes, where no clock runs.
+	tmEffortPivot  int // percent
+	tmEffortWeight int // percent
+
 	// Quiescence search.
 	qsDeltaMargin int // delta pruning: a capture must be able to lift the eval within this margin of alpha
 	qsSEEMargin   int // captures losing more than this by SEE are skipped
@@ -94,7 +104,9 @@ var sp = defaultParams()
 // perturbs an integer by less. Left out of tuning: ttEvalDepth (a marker
 // below every real depth, not a strength setting) and
 // mateStableIters/mateExtraDepth (when a search without a depth limit
-// stops on a found mate; no game result depends on them).
+// stops on a found mate; no game result depends on them), and
+// tmEffortPivot/tmEffortWeight (they act only on a clock, and the tunes
+// run at fixed nodes).
 var paramTable = []param{
 	// Transposition table and aspiration windows.
 	tuned(func(p *params) *int { return &p.ttCutRule50 }, 90, 50, 100, 2.5),
@@ -154,6 +166,10 @@ var paramTable = []param{
 	tuned(func(p *params) *int { return &p.histBonusSlope }, 180, 60, 400, 17),
 	tuned(func(p *params) *int { return &p.histBonusBase }, 100, 0, 300, 15),
 	tuned(func(p *params) *int { return &p.histBonusMax }, 2000, 800, 4000, 160),
+
+	// Time management by effort (off: its weight is 0).
+	fixed(func(p *params) *int { return &p.tmEffortPivot }, 70),
+	fixed(func(p *params) *int { return &p.tmEffortWeight }, 0),
 
 	// Quiescence search.
 	tuned(func(p *params) *int { return &p.qsDeltaMargin }, 185, 50, 400, 17.5),

@@ -137,6 +137,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		}
 
 		// Principal-variation search, with late-move reductions.
+		rootNodes := t.nodes
 		t.makeMove(m, ply)
 		t.stack[ply+stackOff+1].doubleExt = n.ss.doubleExt + b2i(ext == 2)
 		newDepth := n.depth - 1 + ext
@@ -155,6 +156,9 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 			s = -t.search(-beta, -alpha, newDepth, ply+1, false)
 		}
 		t.unmakeMove()
+		if n.root {
+			t.rootMoves[t.pvIdx+rootIdx-1].nodes += t.nodes - rootNodes
+		}
 		if t.stopped {
 			return 0
 		}

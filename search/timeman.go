@@ -37,13 +37,15 @@ func (e *Engine) stillPondering() bool {
 
 // softTimeUp is asked after each iteration of the main thread: whether
 // to start no new one. The soft limit stretches when the best move keeps
-// changing and shrinks when it is stable (stableIters iterations in a row).
+// changing and shrinks when it is stable (stableIters iterations in a row),
+// and is scaled by the best move's share of the root nodes (effortFactor).
 // The count of best-move changes decays by half each iteration, pondering
 // or not. A ponder search that reaches its soft limit goes on pondering
 // and stops at the ponderhit (stopOnPonderHit).
-func (e *Engine) softTimeUp(nRootMoves, stableIters int) bool {
+func (e *Engine) softTimeUp(nRootMoves, stableIters int, share float64) bool {
 	factor := 1.0 + e.bestMoveChanges*0.5
 	factor *= math.Max(0.55, 1.3-0.1*float64(stableIters))
+	factor *= effortFactor(share)
 	e.bestMoveChanges /= 2
 	if !e.useTime || e.limits.MoveTime != 0 {
 		return false
@@ -57,6 +59,38 @@ func (e *Engine) softTimeUp(nRootMoves, stableIters int) bool {
 		return false
 	}
 	return up || e.stopOnPonderHit
+}
+
+// Bounds of effortFactor.
+const (
+	tmEffortMin = 0.6
+	tmEffortMax = 1.6
+)
+
+// effortFactor scales the soft limit by the best move's share of the
+// root nodes (see params.tmEffortPivot): 1 at the pivot, more below it,
+// less above, held to tmEffortMin-tmEffortMax. A share below 0 means
+// none is known (no root move counted yet): then, and with the weight
+// at 0, it is 1.
+func effortFactor(share float64) float64 {
+	if sp.tmEffortWeight == 0 || share < 0 {
+		return 1
+	}
+	f := 1 + float64(sp.tmEffortWeight)/100*(float64(sp.tmEffortPivot)/100-share)
+	return min(max(f, tmEffortMin), tmEffortMax)
+}
+
+// bestMoveShare is the first root move's part of the nodes searched
+// under all root moves, or -1 when none were counted.
+func bestMoveShare(rms []rootMove) float64 {
+	var total uint64
+	for i := range rms {
+		total += rms[i].nodes
+	}
+	if total == 0 {
+		return -1
+	}
+	return float64(rms[0].nodes) / float64(total)
 }
 
 // checkTime is called by the main thread every 1024 nodes (at every

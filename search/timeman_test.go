@@ -1,6 +1,7 @@
 package search
 
 import (
+	"math"
 	"sync"
 	"testing"
 	"time"
@@ -139,7 +140,7 @@ func TestPonderDecaysBestMoveChanges(t *testing.T) {
 	e.start = time.Now()
 	e.setTimeLimits(v.NewStartPosition())
 	e.bestMoveChanges = 8
-	if e.softTimeUp(20, 0) {
+	if e.softTimeUp(20, 0, -1) {
 		t.Fatal("a ponder search ended on its soft limit")
 	}
 	if e.bestMoveChanges != 4 {
@@ -330,5 +331,49 @@ func TestLowClockSearchEnds(t *testing.T) {
 	r := e.Search(pos, clock(300*ms, 20*ms), Callbacks{})
 	if el := time.Since(start); el > 150*ms || r.Best == v.NoMove {
 		t.Errorf("2+0.02 at 300 ms: %v, best %v; want a move within 150 ms", el, r.Best)
+	}
+}
+
+// effortFactor scales the soft limit by the best move's share of the
+// root nodes: not at all with the weight at 0 (the default) or without a
+// share, and within its bounds otherwise.
+func TestEffortFactor(t *testing.T) {
+	defer func(p, w int) { sp.tmEffortPivot, sp.tmEffortWeight = p, w }(sp.tmEffortPivot, sp.tmEffortWeight)
+	sp.tmEffortWeight = 0
+	for _, s := range []float64{-1, 0, 0.3, 0.7, 1} {
+		if f := effortFactor(s); f != 1 {
+			t.Errorf("weight 0: factor %v at share %v, want 1", f, s)
+		}
+	}
+	sp.tmEffortPivot, sp.tmEffortWeight = 70, 150
+	for _, c := range []struct{ share, want float64 }{
+		{-1, 1}, {0.7, 1}, {0.5, 1.3}, {0.9, 0.7}, {0.1, 1.6}, {0, 1.6}, {1, 0.6},
+	} {
+		if f := effortFactor(c.share); math.Abs(f-c.want) > 1e-9 {
+			t.Errorf("pivot 70, weight 150: factor %v at share %v, want %v", f, c.share, c.want)
+		}
+	}
+}
+
+// The root moves' node counts add up to (nearly) all of the search's
+// nodes: only the root node itself and what a stop cuts short are left
+// out. The best move's share is then a fraction of 1.
+func TestRootMoveNodes(t *testing.T) {
+	e := NewEngine(DefaultOptions())
+	pos := v.MustParseFEN("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3")
+	r := e.Search(pos, Limits{Nodes: 200000}, Callbacks{})
+	th := e.threads[0]
+	var sum uint64
+	for _, rm := range th.rootMoves {
+		sum += rm.nodes
+	}
+	if sum == 0 || float64(sum) < 0.99*float64(th.nodes) || sum > th.nodes {
+		t.Errorf("root moves count %d nodes of the search's %d (result %d nodes)", sum, th.nodes, r.Nodes)
+	}
+	if s := bestMoveShare(th.rootMoves); s <= 0 || s > 1 {
+		t.Errorf("best move's share %v, want in (0, 1]", s)
+	}
+	if s := bestMoveShare(nil); s != -1 {
+		t.Errorf("share without root moves %v, want -1", s)
 	}
 }
