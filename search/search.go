@@ -156,8 +156,8 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 			s = -t.search(-beta, -alpha, newDepth, ply+1, false)
 		}
 		t.unmakeMove()
-		if n.root {
-			t.rootMoves[t.pvIdx+rootIdx-1].nodes += t.nodes - rootNodes
+		if n.root && t.pvIdx == 0 {
+			t.rootMoves[rootIdx-1].nodes += t.nodes - rootNodes
 		}
 		if t.stopped {
 			return 0

@@ -31,7 +31,7 @@ type rootMove struct {
 	selDepth  int
 	pv        []v.Move
 	bound     Bound
-	nodes     uint64 // nodes searched under this move at the root, over the whole search (time by effort)
+	nodes     uint64 // nodes searched under this move at the root, over the whole search, in the first line's pass only (time by effort)
 }
 
 // thread is one Lazy SMP searcher with its own position and histories.

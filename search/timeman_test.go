@@ -355,23 +355,40 @@ func TestEffortFactor(t *testing.T) {
 	}
 }
 
-// The root moves' node counts add up to (nearly) all of the search's
-// nodes: only the root node itself and what a stop cuts short are left
-// out. The best move's share is then a fraction of 1.
+// The root moves' node counts add up to all of the search's nodes (every
+// node is made under some root move), afresh in each search of one
+// engine. Under MultiPV only the first line's pass counts, so the
+// counts fall short of the nodes there. The best move's share is a
+// fraction of 1.
 func TestRootMoveNodes(t *testing.T) {
-	e := NewEngine(DefaultOptions())
 	pos := v.MustParseFEN("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3")
-	r := e.Search(pos, Limits{Nodes: 200000}, Callbacks{})
-	th := e.threads[0]
-	var sum uint64
-	for _, rm := range th.rootMoves {
-		sum += rm.nodes
+	rootSum := func(th *thread) (sum uint64) {
+		for _, rm := range th.rootMoves {
+			sum += rm.nodes
+		}
+		return sum
 	}
-	if sum == 0 || float64(sum) < 0.99*float64(th.nodes) || sum > th.nodes {
-		t.Errorf("root moves count %d nodes of the search's %d (result %d nodes)", sum, th.nodes, r.Nodes)
+	e := NewEngine(DefaultOptions())
+	for i, nodes := range []uint64{200000, 50000} {
+		e.Search(pos, Limits{Nodes: nodes}, Callbacks{})
+		th := e.threads[0]
+		if sum := rootSum(th); sum != th.nodes {
+			t.Errorf("search %d: root moves count %d nodes of the search's %d", i, sum, th.nodes)
+		}
+		if s := bestMoveShare(th.rootMoves); s <= 0 || s > 1 {
+			t.Errorf("search %d: best move's share %v, want in (0, 1]", i, s)
+		}
+	}
+	opts := DefaultOptions()
+	opts.MultiPV = 3
+	e = NewEngine(opts)
+	e.Search(pos, Limits{Nodes: 200000}, Callbacks{})
+	th := e.threads[0]
+	if sum := rootSum(th); sum == 0 || sum >= th.nodes {
+		t.Errorf("MultiPV 3: root moves count %d nodes of the search's %d, want fewer (the first line's pass only)", sum, th.nodes)
 	}
 	if s := bestMoveShare(th.rootMoves); s <= 0 || s > 1 {
-		t.Errorf("best move's share %v, want in (0, 1]", s)
+		t.Errorf("MultiPV 3: best move's share %v, want in (0, 1]", s)
 	}
 	if s := bestMoveShare(nil); s != -1 {
 		t.Errorf("share without root moves %v, want -1", s)
