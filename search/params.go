@@ -79,6 +79,14 @@ type params struct {
 	tmEffortPivot  int // percent
 	tmEffortWeight int // percent
 
+	// Time management by score trend: between iterations the soft limit
+	// is scaled by 1 + tmTrendWeight/100 * drop/100, held to 0.8-1.5,
+	// where drop is how far the best score fell (in centipawns) since the
+	// iteration two before, of the same parity; a rise counts as a
+	// negative drop. Mate and tablebase scores count as no drop.
+	// tmTrendWeight 0 (the default) turns it off; not tuned at fixed nodes.
+	tmTrendWeight int // percent
+
 	// Quiescence search.
 	qsDeltaMargin int // delta pruning: a capture must be able to lift the eval within this margin of alpha
 	qsSEEMargin   int // captures losing more than this by SEE are skipped
@@ -105,8 +113,8 @@ var sp = defaultParams()
 // below every real depth, not a strength setting) and
 // mateStableIters/mateExtraDepth (when a search without a depth limit
 // stops on a found mate; no game result depends on them), and
-// tmEffortPivot/tmEffortWeight (they act only on a clock, and the tunes
-// run at fixed nodes).
+// tmEffortPivot/tmEffortWeight and tmTrendWeight (they act only on a
+// clock, and the tunes run at fixed nodes).
 var paramTable = []param{
 	// Transposition table and aspiration windows.
 	tuned(func(p *params) *int { return &p.ttCutRule50 }, 90, 50, 100, 2.5),
@@ -170,6 +178,9 @@ var paramTable = []param{
 	// Time management by effort (off: its weight is 0).
 	fixed(func(p *params) *int { return &p.tmEffortPivot }, 70),
 	fixed(func(p *params) *int { return &p.tmEffortWeight }, 0),
+
+	// Time management by score trend (off: its weight is 0).
+	fixed(func(p *params) *int { return &p.tmTrendWeight }, 0),
 
 	// Quiescence search.
 	tuned(func(p *params) *int { return &p.qsDeltaMargin }, 185, 50, 400, 17.5),

@@ -38,14 +38,15 @@ func (e *Engine) stillPondering() bool {
 // softTimeUp is asked after each iteration of the main thread: whether
 // to start no new one. The soft limit stretches when the best move keeps
 // changing and shrinks when it is stable (stableIters iterations in a row),
-// and is scaled by the best move's share of the root nodes (effortFactor).
+// and is scaled by the best move's share of the root nodes (effortFactor)
+// and by the fall of the best score (trendFactor of scoreDrop).
 // The count of best-move changes decays by half each iteration, pondering
 // or not. A ponder search that reaches its soft limit goes on pondering
 // and stops at the ponderhit (stopOnPonderHit).
-func (e *Engine) softTimeUp(nRootMoves, stableIters int, share float64) bool {
+func (e *Engine) softTimeUp(nRootMoves, stableIters int, share float64, drop int) bool {
 	factor := 1.0 + e.bestMoveChanges*0.5
 	factor *= math.Max(0.55, 1.3-0.1*float64(stableIters))
-	factor *= effortFactor(share)
+	factor *= effortFactor(share) * trendFactor(drop)
 	e.bestMoveChanges /= 2
 	if !e.useTime || e.limits.MoveTime != 0 {
 		return false
@@ -91,6 +92,33 @@ func bestMoveShare(rms []rootMove) float64 {
 		return -1
 	}
 	return float64(rms[0].nodes) / float64(total)
+}
+
+// Bounds of trendFactor.
+const (
+	tmTrendMin = 0.8
+	tmTrendMax = 1.5
+)
+
+// trendFactor scales the soft limit by the fall of the best score, in
+// centipawns (see params.tmTrendWeight): more time when it falls, less
+// when it rises, held to tmTrendMin-tmTrendMax; 1 with the weight at 0.
+func trendFactor(drop int) float64 {
+	if sp.tmTrendWeight == 0 {
+		return 1
+	}
+	f := 1 + float64(sp.tmTrendWeight)/100*float64(drop)/100
+	return min(max(f, tmTrendMin), tmTrendMax)
+}
+
+// scoreDrop is how far the best score fell from before to now. A mate or
+// tablebase score on either side, or no score before (-Infinity), counts
+// as no drop: such a score is no measure of how the position goes.
+func scoreDrop(before, now int) int {
+	if before == -Infinity || isDecisive(before) || isDecisive(now) {
+		return 0
+	}
+	return before - now
 }
 
 // checkTime is called by the main thread every 1024 nodes (at every

@@ -140,7 +140,7 @@ func TestPonderDecaysBestMoveChanges(t *testing.T) {
 	e.start = time.Now()
 	e.setTimeLimits(v.NewStartPosition())
 	e.bestMoveChanges = 8
-	if e.softTimeUp(20, 0, -1) {
+	if e.softTimeUp(20, 0, -1, 0) {
 		t.Fatal("a ponder search ended on its soft limit")
 	}
 	if e.bestMoveChanges != 4 {
@@ -392,5 +392,70 @@ func TestRootMoveNodes(t *testing.T) {
 	}
 	if s := bestMoveShare(nil); s != -1 {
 		t.Errorf("share without root moves %v, want -1", s)
+	}
+}
+
+// trendFactor scales the soft limit by the fall of the best score: not
+// at all with the weight at 0 (the default), and within its bounds
+// otherwise.
+func TestTrendFactor(t *testing.T) {
+	defer func(w int) { sp.tmTrendWeight = w }(sp.tmTrendWeight)
+	sp.tmTrendWeight = 0
+	for _, d := range []int{-500, -20, 0, 20, 500} {
+		if f := trendFactor(d); f != 1 {
+			t.Errorf("weight 0: factor %v at drop %d, want 1", f, d)
+		}
+	}
+	sp.tmTrendWeight = 100
+	for _, c := range []struct {
+		drop int
+		want float64
+	}{
+		{0, 1}, {20, 1.2}, {-10, 0.9}, {50, 1.5}, {300, 1.5}, {-20, 0.8}, {-300, 0.8},
+	} {
+		if f := trendFactor(c.drop); math.Abs(f-c.want) > 1e-9 {
+			t.Errorf("weight 100: factor %v at drop %d, want %v", f, c.drop, c.want)
+		}
+	}
+}
+
+// scoreDrop is the fall of a plain score; a mate or tablebase score on
+// either side, or no score before, is no drop.
+func TestScoreDrop(t *testing.T) {
+	for _, c := range []struct{ before, now, want int }{
+		{30, 10, 20}, {10, 30, -20}, {-50, -120, 70}, {0, 0, 0},
+		{-Infinity, 10, 0},
+		{MateScore - 9, 100, 0}, {100, -(MateScore - 8), 0}, {-(MateScore - 5), 0, 0},
+		{TBWin - 10, 50, 0}, {50, -(TBWin - 12), 0},
+	} {
+		if d := scoreDrop(c.before, c.now); d != c.want {
+			t.Errorf("scoreDrop(%d, %d) = %d, want %d", c.before, c.now, d, c.want)
+		}
+	}
+}
+
+// softTimeUp with the score trend on: past the plain soft limit a
+// falling score keeps the search going and a steady one does not. The
+// soft limit is set by hand to 7 s with the start 10 s back, so that no
+// stall of the machine can flip the answer (with no stable iteration the
+// factor is 1.3, 9.1 s; times 1.5 at a fall of 50, 13.65 s).
+func TestSoftTimeUpByTrend(t *testing.T) {
+	defer func(w int) { sp.tmTrendWeight = w }(sp.tmTrendWeight)
+	sp.tmTrendWeight = 100
+	e := NewEngine(DefaultOptions())
+	e.ctl = NewControl()
+	e.limits = clock(600000*ms, 0)
+	e.setTimeLimits(v.NewStartPosition())
+	e.softLimit = 7 * time.Second
+	e.start = time.Now().Add(-10 * time.Second)
+	if !e.softTimeUp(20, 0, -1, 0) {
+		t.Error("no drop: 10 s past a 7 s soft limit (x1.3) did not end the search")
+	}
+	if e.softTimeUp(20, 0, -1, 50) {
+		t.Error("a drop of 50: 10 s within a 7 s soft limit x1.95 ended the search")
+	}
+	sp.tmTrendWeight = 0
+	if !e.softTimeUp(20, 0, -1, 50) {
+		t.Error("weight 0: a drop of 50 kept the search going")
 	}
 }
