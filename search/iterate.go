@@ -35,9 +35,7 @@ func (t *thread) iterate() {
 	var lastBest v.Move
 	stableIters := 0
 	lastScore, mateIters := -Infinity, 0
-	// The best scores of the last two iterations, the older first (for
-	// the score trend of the time limit; the main thread skips no depth).
-	scoreBack := [2]int{-Infinity, -Infinity}
+	trend := newScoreTrend()
 	for depth := 1; depth <= maxDepth; depth++ {
 		// Helper threads skip some depths for diversity.
 		if t.id > 0 && depth > 1 && (depth+t.id)%3 == 0 {
@@ -129,9 +127,7 @@ func (t *thread) iterate() {
 			stableIters = 0
 		}
 		lastBest = best.move
-		drop := scoreDrop(scoreBack[0], best.score)
-		scoreBack = [2]int{scoreBack[1], best.score}
-		if e.softTimeUp(len(t.rootMoves), stableIters, bestMoveShare(t.rootMoves), drop) {
+		if e.softTimeUp(len(t.rootMoves), stableIters, bestMoveShare(t.rootMoves), trend.push(best.score)) {
 			break
 		}
 		// With a clock and one legal move, depth 1 (for a score and a

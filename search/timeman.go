@@ -111,6 +111,21 @@ func trendFactor(drop int) float64 {
 	return min(max(f, tmTrendMin), tmTrendMax)
 }
 
+// scoreTrend holds the best scores of the last two iterations of the
+// main thread (which skips no depth), the older first, so that each
+// iteration's score is compared with the one of the same parity.
+type scoreTrend [2]int
+
+func newScoreTrend() scoreTrend { return scoreTrend{-Infinity, -Infinity} }
+
+// push records an iteration's best score and returns its drop against
+// the score two iterations before (0 for the first two).
+func (st *scoreTrend) push(score int) int {
+	drop := scoreDrop(st[0], score)
+	*st = scoreTrend{st[1], score}
+	return drop
+}
+
 // scoreDrop is how far the best score fell from before to now. A mate or
 // tablebase score on either side, or no score before (-Infinity), counts
 // as no drop: such a score is no measure of how the position goes.

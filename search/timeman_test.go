@@ -359,7 +359,8 @@ func TestEffortFactor(t *testing.T) {
 // node is made under some root move), afresh in each search of one
 // engine. Under MultiPV only the first line's pass counts, so the
 // counts fall short of the nodes there. The best move's share is a
-// fraction of 1.
+// fraction of 1, every move having some (no move takes all the nodes
+// of this position, where 31 are legal).
 func TestRootMoveNodes(t *testing.T) {
 	pos := v.MustParseFEN("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3")
 	rootSum := func(th *thread) (sum uint64) {
@@ -375,8 +376,13 @@ func TestRootMoveNodes(t *testing.T) {
 		if sum := rootSum(th); sum != th.nodes {
 			t.Errorf("search %d: root moves count %d nodes of the search's %d", i, sum, th.nodes)
 		}
-		if s := bestMoveShare(th.rootMoves); s <= 0 || s > 1 {
-			t.Errorf("search %d: best move's share %v, want in (0, 1]", i, s)
+		for _, rm := range th.rootMoves {
+			if rm.nodes == 0 {
+				t.Errorf("search %d: root move %v counts no node", i, rm.move)
+			}
+		}
+		if s := bestMoveShare(th.rootMoves); s <= 0 || s >= 1 {
+			t.Errorf("search %d: best move's share %v, want in (0, 1)", i, s)
 		}
 	}
 	opts := DefaultOptions()
@@ -387,8 +393,8 @@ func TestRootMoveNodes(t *testing.T) {
 	if sum := rootSum(th); sum == 0 || sum >= th.nodes {
 		t.Errorf("MultiPV 3: root moves count %d nodes of the search's %d, want fewer (the first line's pass only)", sum, th.nodes)
 	}
-	if s := bestMoveShare(th.rootMoves); s <= 0 || s > 1 {
-		t.Errorf("MultiPV 3: best move's share %v, want in (0, 1]", s)
+	if s := bestMoveShare(th.rootMoves); s <= 0 || s >= 1 {
+		t.Errorf("MultiPV 3: best move's share %v, want in (0, 1)", s)
 	}
 	if s := bestMoveShare(nil); s != -1 {
 		t.Errorf("share without root moves %v, want -1", s)
@@ -430,6 +436,19 @@ func TestScoreDrop(t *testing.T) {
 	} {
 		if d := scoreDrop(c.before, c.now); d != c.want {
 			t.Errorf("scoreDrop(%d, %d) = %d, want %d", c.before, c.now, d, c.want)
+		}
+	}
+}
+
+// scoreTrend compares each score with the one two pushes before: no drop
+// for the first two, then the fall against the older of the two held.
+func TestScoreTrendPush(t *testing.T) {
+	st := newScoreTrend()
+	for i, c := range []struct{ score, want int }{
+		{40, 0}, {10, 0}, {25, 15}, {-30, 40}, {60, -35}, {MateScore - 7, 0}, {0, 60}, {20, 0},
+	} {
+		if d := st.push(c.score); d != c.want {
+			t.Errorf("push %d (%d): drop %d, want %d", i, c.score, d, c.want)
 		}
 	}
 }
