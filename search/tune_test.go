@@ -144,7 +144,7 @@ func TestSetTunable(t *testing.T) {
 	if sp.lmrBase != 1.5 {
 		t.Errorf("lmrBase %v after LmrBase 150, want 1.5", sp.lmrBase)
 	}
-	if lmrTable[63][63] == savedLMR[63][63] {
+	if lmrTable == savedLMR {
 		t.Error("the LMR table was not rebuilt")
 	}
 	changed, _ := Bench(5, net)
