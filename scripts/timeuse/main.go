@@ -160,14 +160,13 @@ func (a *analysis) addGame(g *datagen.PGNGame, fixed *clockRule) error {
 		side = 1
 	}
 	clock := [2]float64{rule.base, rule.base}
-	plies := [2]int{}
 	var eng [2]*engineUse
 	for i := range eng {
 		eng[i] = a.engine(names[i])
 		eng[i].games++
 		eng[i].given += rule.base
 	}
-	ply := 0
+	ply, timed := 0, 0 // engine plies, and those with a time
 	for _, m := range g.Moves {
 		if m.Book {
 			side ^= 1
@@ -196,7 +195,7 @@ func (a *analysis) addGame(g *datagen.PGNGame, fixed *clockRule) error {
 		clock[side] += rule.inc - secs
 		e.used += secs
 		e.given += rule.inc
-		plies[side]++
+		timed++
 		side ^= 1
 		ply++
 	}
@@ -204,7 +203,7 @@ func (a *analysis) addGame(g *datagen.PGNGame, fixed *clockRule) error {
 		if clock[i] < 0 {
 			eng[i].lost++
 		}
-		if plies[0]+plies[1] >= a.long {
+		if timed >= a.long {
 			eng[i].endClocks = append(eng[i].endClocks, clock[i])
 		}
 	}
