@@ -87,6 +87,18 @@ type params struct {
 	// tmTrendWeight 0 (the default) turns it off; not tuned at fixed nodes.
 	tmTrendWeight int // percent
 
+	// The low-clock comfort level by the increment: below the comfort
+	// level (2 s) the low-clock rules of timeman.go hold the clock back.
+	// The clock settles at a share of that level which grows with the
+	// increment (near 1.0 s at 2+0.02 but 1.35 s at 5+0.05 and 1.5 s at
+	// 8+0.08 in a model game), so a larger increment keeps the same bank
+	// with a lower level: from an increment of 20 ms on, the level falls
+	// by tmLowIncSlope times the increment beyond 20 ms, to 1 s (at 20:
+	// 1.4 s at 5+0.05, 1 s from 70 ms on). 0 (the default) keeps 2 s at
+	// every increment; 20 is the setting under test. Not tuned at fixed
+	// nodes.
+	tmLowIncSlope int
+
 	// Quiescence search.
 	qsDeltaMargin int // delta pruning: a capture must be able to lift the eval within this margin of alpha
 	qsSEEMargin   int // captures losing more than this by SEE are skipped
@@ -113,8 +125,8 @@ var sp = defaultParams()
 // below every real depth, not a strength setting) and
 // mateStableIters/mateExtraDepth (when a search without a depth limit
 // stops on a found mate; no game result depends on them), and
-// tmEffortPivot/tmEffortWeight and tmTrendWeight (they act only on a
-// clock, and the tunes run at fixed nodes).
+// tmEffortPivot/tmEffortWeight, tmTrendWeight and tmLowIncSlope (they
+// act only on a clock, and the tunes run at fixed nodes).
 var paramTable = []param{
 	// Transposition table and aspiration windows.
 	tuned(func(p *params) *int { return &p.ttCutRule50 }, 89, 50, 100, 2.5),
@@ -181,6 +193,9 @@ var paramTable = []param{
 
 	// Time management by score trend (off: its weight is 0).
 	fixed(func(p *params) *int { return &p.tmTrendWeight }, 0),
+
+	// The low-clock comfort level by the increment (off: its slope is 0).
+	fixed(func(p *params) *int { return &p.tmLowIncSlope }, 0),
 
 	// Quiescence search.
 	tuned(func(p *params) *int { return &p.qsDeltaMargin }, 183, 50, 400, 17.5),

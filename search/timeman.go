@@ -195,6 +195,13 @@ const (
 	tmLowShare   = 8
 	tmLowCap     = 10
 	tmLowComfort = 20
+
+	// The comfort level may fall with the increment (params.tmLowIncSlope,
+	// off by default): from an increment of tmLowIncFrom on, by
+	// tmLowIncSlope for each unit of increment, to tmLowComfortMin delays
+	// (1 s).
+	tmLowIncFrom    = 20 * time.Millisecond
+	tmLowComfortMin = 10
 )
 
 // lowClockReserve is what the hard limit leaves on the clock at least:
@@ -209,13 +216,16 @@ func lowClockReserve(tm, overhead time.Duration) time.Duration {
 }
 
 // lowComfort is the clock below which the low-clock rules apply:
-// tmLowComfort delays of tmLowDelay (2 s), plus what Move Overhead asks
-// beyond tmLowDelay. Move Overhead is a lag the GUI charges on every
-// move and is kept back for it already; the rules guard against the
-// unforeseen delays on top of it. (Counted as tmLowComfort overheads,
+// tmLowComfort delays of tmLowDelay (2 s), less sp.tmLowIncSlope times
+// the increment beyond tmLowIncFrom but never below tmLowComfortMin
+// delays (1 s; with the slope at 0, the default, always 2 s); plus what
+// Move Overhead asks beyond tmLowDelay. Move Overhead is a lag the GUI charges
+// on every move and is kept back for it already; the rules guard against
+// the unforeseen delays on top of it. (Counted as tmLowComfort overheads,
 // Move Overhead 5000 made a 40 s clock "low" and its moves 40 ms long.)
-func lowComfort(overhead time.Duration) time.Duration {
-	return tmLowComfort*tmLowDelay + max(overhead-tmLowDelay, 0)
+func lowComfort(overhead, inc time.Duration) time.Duration {
+	level := tmLowComfort*tmLowDelay - time.Duration(sp.tmLowIncSlope)*max(inc-tmLowIncFrom, 0)
+	return max(level, tmLowComfortMin*tmLowDelay) + max(overhead-tmLowDelay, 0)
 }
 
 // allocateTime returns the soft limit (start no new iteration after it),
@@ -230,8 +240,9 @@ func lowComfort(overhead time.Duration) time.Duration {
 // overheads on the last move before a time control), and it always
 // leaves lowClockReserve on the clock.
 //
-// Below the comfort level, lowComfort(Move Overhead) on the clock (2 s
-// up to a Move Overhead of 100 ms), and without movestogo, the
+// Below the comfort level, lowComfort(Move Overhead, increment) on the
+// clock (2 s up to a Move Overhead of 100 ms, while tmLowIncSlope is 0),
+// and without movestogo, the
 // increment counts in proportion to the clock (at half of it, half the
 // increment), and the soft and hard limits that come of it in proportion
 // to its square: at 2+0.02 a move at 1 s gets 7 ms (soft) and 34 ms
@@ -251,7 +262,7 @@ func allocateTime(l Limits, side v.Color, overhead time.Duration) (soft, hard ti
 	if side == v.Black {
 		tm, inc = l.BTime, l.BInc
 	}
-	comfort := lowComfort(overhead)
+	comfort := lowComfort(overhead, inc)
 	low := l.MovesToGo == 0 && tm < comfort
 	// scale gives d in proportion to the clock below the comfort level.
 	scale := func(d time.Duration) time.Duration {

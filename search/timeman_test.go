@@ -298,20 +298,52 @@ func TestLowClockLimitsShrink(t *testing.T) {
 			t.Fatalf("tm %v inc %v oh %v mtg %d: soft %v hard %v, below %v %v at less clock", tm, inc, oh, l.MovesToGo, soft, hard, p[0], p[1])
 		}
 		last[k] = [2]time.Duration{soft, hard}
-		comfort := lowComfort(oh)
+		comfort := lowComfort(oh, inc)
 		if inc > 0 && l.MovesToGo == 0 && oh <= 250*ms && tm <= comfort/4 && soft >= inc {
 			t.Fatalf("tm %v inc %v oh %v mtg %d: soft %v, want less than the increment", tm, inc, oh, l.MovesToGo, soft)
 		}
 	})
 }
 
+// The comfort level is 2 s at every increment by default (tmLowIncSlope
+// 0). With the slope at 20 it is 2 s up to an increment of 20 ms, falls
+// by 20 ms for each millisecond of increment beyond it, and is 1 s from
+// 70 ms on; Move Overhead beyond 100 ms is added to it. The 30+1 cases
+// of TestAllocateTime hold only with the slope at 0.
+func TestLowComfortByIncrement(t *testing.T) {
+	for _, inc := range []time.Duration{0, 20 * ms, 50 * ms, 1000 * ms} {
+		if got := lowComfort(30*ms, inc); got != 2000*ms {
+			t.Errorf("slope 0, increment %v: comfort %v, want 2s", inc, got)
+		}
+	}
+	defer func(s int) { sp.tmLowIncSlope = s }(sp.tmLowIncSlope)
+	sp.tmLowIncSlope = 20
+	cases := []struct{ oh, inc, want time.Duration }{
+		{30 * ms, 0, 2000 * ms},
+		{30 * ms, 10 * ms, 2000 * ms},
+		{30 * ms, 20 * ms, 2000 * ms},
+		{30 * ms, 50 * ms, 1400 * ms},
+		{30 * ms, 70 * ms, 1000 * ms},
+		{30 * ms, 80 * ms, 1000 * ms},
+		{30 * ms, 1000 * ms, 1000 * ms},
+		{100 * ms, 50 * ms, 1400 * ms},
+		{250 * ms, 50 * ms, 1550 * ms},
+		{5000 * ms, 100 * ms, 5900 * ms},
+	}
+	for _, c := range cases {
+		if got := lowComfort(c.oh, c.inc); got != c.want {
+			t.Errorf("Move Overhead %v, increment %v: comfort %v, want %v", c.oh, c.inc, got, c.want)
+		}
+	}
+}
+
 // At and above the comfort level (lowComfort, 2 s at the default
-// overhead), but at movestogo 1, the limits
+// overhead and slope), but at movestogo 1, the limits
 // are those of the time manager before the low-clock rules: normal
 // clocks play as before.
 func TestNormalClockUnchanged(t *testing.T) {
 	lowClockGrid(func(l Limits, tm, inc, oh time.Duration) {
-		if l.MovesToGo == 1 || tm < lowComfort(oh) {
+		if l.MovesToGo == 1 || tm < lowComfort(oh, inc) {
 			return
 		}
 		s1, h1, _ := allocateTime(l, v.White, oh)

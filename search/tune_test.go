@@ -13,7 +13,7 @@ import (
 // notTuned are the params fields that paramTable declares as fixed, left
 // out of tuning on purpose (params.go says why).
 var notTuned = map[string]bool{"ttEvalDepth": true, "mateStableIters": true, "mateExtraDepth": true,
-	"tmEffortPivot": true, "tmEffortWeight": true, "tmTrendWeight": true}
+	"tmEffortPivot": true, "tmEffortWeight": true, "tmTrendWeight": true, "tmLowIncSlope": true}
 
 // Every field of params is in the table once (or named in notTuned),
 // under its capitalised name, with its current value inside its range
