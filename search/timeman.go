@@ -219,9 +219,9 @@ func lowClockReserve(tm, overhead time.Duration) time.Duration {
 // tmLowComfort delays of tmLowDelay (2 s), less sp.tmLowIncSlope times
 // the increment beyond tmLowIncFrom but never below tmLowComfortMin
 // delays (1 s; with the slope at 0, the default, always 2 s); plus what
-// Move Overhead asks beyond tmLowDelay. Move Overhead is a lag the GUI charges
-// on every move and is kept back for it already; the rules guard against
-// the unforeseen delays on top of it. (Counted as tmLowComfort overheads,
+// Move Overhead asks beyond tmLowDelay. Move Overhead is a lag the GUI
+// charges on every move and is kept back for it already; the rules guard
+// against the unforeseen delays on top of it. (Counted as tmLowComfort overheads,
 // Move Overhead 5000 made a 40 s clock "low" and its moves 40 ms long.)
 func lowComfort(overhead, inc time.Duration) time.Duration {
 	level := tmLowComfort*tmLowDelay - time.Duration(sp.tmLowIncSlope)*max(inc-tmLowIncFrom, 0)

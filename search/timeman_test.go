@@ -238,16 +238,24 @@ func allocateTimeBefore(l Limits, side v.Color, overhead time.Duration) (soft, h
 	return soft, hard, true
 }
 
+// testedLowIncSlope is the tmLowIncSlope under test (the default is 0).
+const testedLowIncSlope = 20
+
 // lowClockGrid calls f for clocks from 10 ms to 120 s, increments from 0
-// to 2 s, Move Overheads from 0 to 1 s, with and without movestogo.
+// to 2 s, Move Overheads from 0 to 1 s, with and without movestogo; first
+// with tmLowIncSlope at 0 (the default), then at testedLowIncSlope.
 func lowClockGrid(f func(l Limits, tm, inc, oh time.Duration)) {
-	for _, oh := range []time.Duration{0, 10 * ms, 30 * ms, 100 * ms, 250 * ms, 1000 * ms} {
-		for _, inc := range []time.Duration{0, 10 * ms, 20 * ms, 50 * ms, 100 * ms, 1000 * ms, 2000 * ms} {
-			for _, mtg := range []int{0, 1, 2, 10, 40} {
-				for tm := 10 * ms; tm <= 120*time.Second; tm += tm/16 + ms {
-					l := clock(tm, inc)
-					l.MovesToGo = mtg
-					f(l, tm, inc, oh)
+	defer func(s int) { sp.tmLowIncSlope = s }(sp.tmLowIncSlope)
+	for _, slope := range []int{0, testedLowIncSlope} {
+		sp.tmLowIncSlope = slope
+		for _, oh := range []time.Duration{0, 10 * ms, 30 * ms, 100 * ms, 250 * ms, 1000 * ms} {
+			for _, inc := range []time.Duration{0, 10 * ms, 20 * ms, 50 * ms, 100 * ms, 1000 * ms, 2000 * ms} {
+				for _, mtg := range []int{0, 1, 2, 10, 40} {
+					for tm := 10 * ms; tm <= 120*time.Second; tm += tm/16 + ms {
+						l := clock(tm, inc)
+						l.MovesToGo = mtg
+						f(l, tm, inc, oh)
+					}
 				}
 			}
 		}
@@ -287,13 +295,13 @@ func TestLowClockReserve(t *testing.T) {
 // default overhead that holds up to about 1.1 s.
 func TestLowClockLimitsShrink(t *testing.T) {
 	type key struct {
-		inc, oh time.Duration
-		mtg     int
+		inc, oh    time.Duration
+		mtg, slope int
 	}
 	last := map[key][2]time.Duration{}
 	lowClockGrid(func(l Limits, tm, inc, oh time.Duration) {
 		soft, hard, _ := allocateTime(l, v.White, oh)
-		k := key{inc, oh, l.MovesToGo}
+		k := key{inc, oh, l.MovesToGo, sp.tmLowIncSlope}
 		if p, ok := last[k]; ok && (soft < p[0] || hard < p[1]) {
 			t.Fatalf("tm %v inc %v oh %v mtg %d: soft %v hard %v, below %v %v at less clock", tm, inc, oh, l.MovesToGo, soft, hard, p[0], p[1])
 		}
@@ -317,7 +325,7 @@ func TestLowComfortByIncrement(t *testing.T) {
 		}
 	}
 	defer func(s int) { sp.tmLowIncSlope = s }(sp.tmLowIncSlope)
-	sp.tmLowIncSlope = 20
+	sp.tmLowIncSlope = testedLowIncSlope
 	cases := []struct{ oh, inc, want time.Duration }{
 		{30 * ms, 0, 2000 * ms},
 		{30 * ms, 10 * ms, 2000 * ms},
@@ -338,7 +346,7 @@ func TestLowComfortByIncrement(t *testing.T) {
 }
 
 // At and above the comfort level (lowComfort, 2 s at the default
-// overhead and slope), but at movestogo 1, the limits
+// overhead and slope, 1-2 s at the tested slope), but at movestogo 1, the limits
 // are those of the time manager before the low-clock rules: normal
 // clocks play as before.
 func TestNormalClockUnchanged(t *testing.T) {
