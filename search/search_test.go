@@ -172,6 +172,23 @@ func TestDeterministicNodesAndDepth(t *testing.T) {
 	})
 }
 
+// TestCorrPrefetchSameTree: prefetching the correction entries changes
+// only when memory is read, never the tree: bench counts the same nodes
+// with corrPrefetch on and off.
+func TestCorrPrefetchSameTree(t *testing.T) {
+	defer func(p bool) { corrPrefetch = p }(corrPrefetch)
+	forEval(t, func(t *testing.T, ec evalCase) {
+		nodes := map[bool]uint64{}
+		for _, on := range []bool{false, true} {
+			corrPrefetch = on
+			nodes[on], _ = Bench(6, ec.net)
+		}
+		if nodes[true] != nodes[false] {
+			t.Errorf("bench 6: %d nodes with the correction prefetch, %d without", nodes[true], nodes[false])
+		}
+	})
+}
+
 func TestMultiPVAndSearchMoves(t *testing.T) {
 	forEval(t, func(t *testing.T, ec evalCase) {
 		o := ec.opts()

@@ -6,6 +6,7 @@ package search
 import (
 	"runtime"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/rochade/rochade/eval"
 	v "github.com/rochade/rochade/variant960"
@@ -153,7 +154,21 @@ func (t *thread) makeMove(m v.Move, ply int) {
 	t.ev.Push(t.pos, m)
 	t.pos.Make(m)
 	t.nodes++
+	// Its static eval reads three correction entries (384 KB of tables
+	// a thread, more than a core's L2 on some machines): start loading
+	// them too, while the child probes the table.
+	if corrPrefetch {
+		pawn, white, black := t.corrEntries()
+		prefetch(unsafe.Pointer(pawn))
+		prefetch(unsafe.Pointer(white))
+		prefetch(unsafe.Pointer(black))
+	}
 }
+
+// corrPrefetch: makeMove prefetches the child's correction entries. Off
+// until its SPRT at a time control decides, with the table's huge pages
+// (docs/search-tests.md).
+var corrPrefetch = false
 
 // unmakeMove takes back the move made by makeMove.
 func (t *thread) unmakeMove() {
