@@ -145,3 +145,26 @@ func (t *thread) updateHistories(ply, depth int, best v.Move, quiets, noisies []
 		t.updateCaptureHist(m, -bonus)
 	}
 }
+
+// learnFromEvalSwing teaches the butterfly history of the quiet move that
+// led to node n (made by the side not to move) from how the static eval
+// swung across it: the sum of the parent's and the node's static evals,
+// each from its own side to move, is what the move lost for its mover
+// (negative: what it gained). The bonus is -histEvalSwingSlope/8 of that
+// sum, held to +-histEvalSwingMax. It runs once, at a node's first visit
+// (no TT entry yet), and never after a null move, a capture or a
+// promotion, or when either eval is unknown (in check). Slope 0 turns it
+// off.
+func (t *thread) learnFromEvalSwing(n *node) {
+	if sp.histEvalSwingSlope == 0 || n.ply < 1 {
+		return
+	}
+	prev := &t.stack[n.ply+stackOff-1]
+	if !prev.quiet || prev.staticEval == -Infinity || n.staticEval == -Infinity {
+		return
+	}
+	sum := prev.staticEval + n.staticEval
+	bonus := max(-sp.histEvalSwingMax, min(sp.histEvalSwingMax, -sp.histEvalSwingSlope*sum/8))
+	m := prev.move
+	gravity(&t.hist.butterfly[t.pos.Side()^1][threatClass(prev.threats.All, m)][int(m.From())*64+int(m.To())], bonus)
+}

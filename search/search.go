@@ -304,6 +304,7 @@ func (t *thread) staticEval(n *node) {
 		}
 		if !n.ttHit {
 			t.e.tt.Store(n.key, v.NoMove, 0, n.rawEval, sp.ttEvalDepth, BoundNone, n.ttPV)
+			t.learnFromEvalSwing(n)
 		}
 	}
 	// Compare with two plies before, or four when that ply was in check.

@@ -297,3 +297,46 @@ func TestThreadsRace(t *testing.T) {
 		}
 	})
 }
+
+// TestLearnFromEvalSwing: a node's first visit moves the butterfly
+// history of the quiet move that led to it by -slope/8 times the sum of
+// the two static evals (each from its own side), held to the cap: up
+// when the move left its mover better off than its eval said before,
+// down when worse; never after a capture, and not at all at slope 0.
+func TestLearnFromEvalSwing(t *testing.T) {
+	defer func(s, m int) { sp.histEvalSwingSlope, sp.histEvalSwingMax = s, m }(sp.histEvalSwingSlope, sp.histEvalSwingMax)
+	sp.histEvalSwingMax = 1000
+	for _, c := range []struct {
+		slope, parentEval, childEval int
+		move                         string
+		want                         int16 // the history after one update from 0
+	}{
+		{32, 20, -80, "g1f3", 240},    // the mover gained 60: +4 a centipawn
+		{32, 20, 60, "g1f3", -320},    // it lost 80
+		{32, 0, -900, "g1f3", 1000},   // held to the cap
+		{0, 20, -80, "g1f3", 0},       // off
+		{32, 20, -80, "e4d5", 0},      // a capture
+		{32, -Infinity, 0, "g1f3", 0}, // the parent was in check
+	} {
+		sp.histEvalSwingSlope = c.slope
+		e := NewEngine(Options{HashMB: 1, Threads: 1, MultiPV: 1})
+		th := e.threads[0]
+		th.pos = v.MustParseFEN("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
+		th.ev.Reset(th.pos)
+		m, err := th.pos.ParseMove(c.move)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parent := &th.stack[stackOff]
+		parent.threats = th.pos.ThreatsByValue(v.Black)
+		parent.staticEval = c.parentEval
+		th.makeMove(m, 0)
+		n := node{ply: 1, staticEval: c.childEval}
+		th.learnFromEvalSwing(&n)
+		got := th.hist.butterfly[v.White][threatClass(parent.threats.All, m)][int(m.From())*64+int(m.To())]
+		if got != c.want {
+			t.Errorf("slope %d, evals %d then %d, %s: history %d, want %d", c.slope, c.parentEval, c.childEval, c.move, got, c.want)
+		}
+		e.Close()
+	}
+}
