@@ -160,11 +160,14 @@ func (t *thread) learnFromEvalSwing(n *node) {
 		return
 	}
 	prev := &t.stack[n.ply+stackOff-1]
-	if !prev.quiet || prev.staticEval == -Infinity || n.staticEval == -Infinity {
+	m := prev.move
+	// Quiet, as isNoisy says before the move: no capture (en passant
+	// included) and no promotion.
+	quiet := m != v.NullMove && m.Kind() != v.KindPromotion && t.pos.Captured() == v.NoPiece
+	if !quiet || prev.staticEval == -Infinity || n.staticEval == -Infinity {
 		return
 	}
 	sum := prev.staticEval + n.staticEval
 	bonus := max(-sp.histEvalSwingMax, min(sp.histEvalSwingMax, -sp.histEvalSwingSlope*sum/8))
-	m := prev.move
 	gravity(&t.hist.butterfly[t.pos.Side()^1][threatClass(prev.threats.All, m)][int(m.From())*64+int(m.To())], bonus)
 }

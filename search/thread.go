@@ -23,7 +23,6 @@ type stackEntry struct {
 	staticEval int
 	excluded   v.Move
 	doubleExt  int
-	quiet      bool // the move made at this ply is quiet (neither a capture nor a promotion)
 }
 
 type rootMove struct {
@@ -149,7 +148,6 @@ func (t *thread) makeMove(m v.Move, ply int) {
 	ss.move = m
 	ss.piece = pc
 	ss.contIdx = int(pc)*64 + int(to)
-	ss.quiet = !isNoisy(t.pos, m)
 	// The child probes the table first: start loading its bucket now,
 	// while the evaluator and the position make the move.
 	t.e.tt.Prefetch(t.pos.KeyAfter(m))
@@ -183,7 +181,6 @@ func (t *thread) makeNull(ply int) {
 	ss.move = v.NullMove
 	ss.piece = v.NoPiece
 	ss.contIdx = 0
-	ss.quiet = false
 	t.ev.PushNull()
 	t.pos.MakeNull()
 	t.nodes++

@@ -189,3 +189,39 @@ func TestGivesCheckAndSEE(t *testing.T) {
 		t.Error("SEE Qxe5")
 	}
 }
+
+// TestCaptured: Captured names the piece the last move took, the pawn
+// of an en passant capture included, and NoPiece after a quiet move, a
+// castling (the king's move onto its own rook), a promotion without a
+// capture and a null move; UnmakeNull brings back the earlier answer.
+func TestCaptured(t *testing.T) {
+	for _, c := range []struct {
+		fen, move string
+		want      v.Piece
+	}{
+		{"rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "e4d5", v.MakePiece(v.Black, v.Pawn)},
+		{"rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "g1f3", v.NoPiece},
+		{"rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", "e5f6", v.MakePiece(v.Black, v.Pawn)},
+		{"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1g1", v.NoPiece},
+		{"1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a7a8q", v.NoPiece},
+		{"1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a7b8q", v.MakePiece(v.Black, v.Knight)},
+	} {
+		p := v.MustParseFEN(c.fen)
+		m, err := p.ParseMove(c.move)
+		if err != nil {
+			t.Fatalf("%s %s: %v", c.fen, c.move, err)
+		}
+		p.Make(m)
+		if got := p.Captured(); got != c.want {
+			t.Errorf("%s %s: Captured %v, want %v", c.fen, c.move, got, c.want)
+		}
+		p.MakeNull()
+		if got := p.Captured(); got != v.NoPiece {
+			t.Errorf("%s %s, then a null move: Captured %v, want none", c.fen, c.move, got)
+		}
+		p.UnmakeNull()
+		if got := p.Captured(); got != c.want {
+			t.Errorf("%s %s, null move taken back: Captured %v, want %v", c.fen, c.move, got, c.want)
+		}
+	}
+}

@@ -134,6 +134,10 @@ func (p *Position) InCheck() bool { return p.st().checkers != 0 }
 // LastMove returns the move that led to this position, or NoMove.
 func (p *Position) LastMove() Move { return p.st().move }
 
+// Captured returns the piece the last move took (the pawn, en passant),
+// or NoPiece: after a quiet move, a castling, a null move or none.
+func (p *Position) Captured() Piece { return p.st().captured }
+
 // CastlingRights returns the rights as a 4-bit set indexed by CastleIndex.
 func (p *Position) CastlingRights() uint8 { return p.st().castling }
 
