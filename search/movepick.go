@@ -124,7 +124,7 @@ func (pk *picker) scoreQuiet() {
 			to = m.CastlingKingTo()
 		}
 		idx := int(pc)*64 + int(to)
-		s := int(t.hist.butterfly[us][threatClass(tm.All, m)][int(m.From())*64+int(m.To())])
+		s := int(*t.hist.butterflyAt(us, tm.All, m))
 		s += int(t.hist.cont[s1.contIdx][idx]) + int(t.hist.cont[s2.contIdx][idx])
 		if !m.IsCastling() {
 			s += threatOrder(tm, pc.Type(), m.From(), to)
@@ -286,7 +286,7 @@ func (pk *picker) scoreEvasions() {
 			}
 			pk.list[i].score = 1<<20 + mvvValue[cap]*16 - int(p.PieceOn(m.From()).Type())
 		} else {
-			pk.list[i].score = int(pk.t.hist.butterfly[us][threatClass(threats, m)][int(m.From())*64+int(m.To())])
+			pk.list[i].score = int(*pk.t.hist.butterflyAt(us, threats, m))
 		}
 	}
 }

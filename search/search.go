@@ -345,7 +345,7 @@ func (t *thread) quietHistory(m v.Move, us v.Color, ply int) int {
 		cto = m.CastlingKingTo()
 	}
 	idx := int(t.pos.PieceOn(from))*64 + int(cto)
-	return int(t.hist.butterfly[us][threatClass(t.stack[ply+stackOff].threats.All, m)][int(from)*64+int(to)]) +
+	return int(*t.hist.butterflyAt(us, t.stack[ply+stackOff].threats.All, m)) +
 		int(t.hist.cont[t.stack[ply+stackOff-1].contIdx][idx]) +
 		int(t.hist.cont[t.stack[ply+stackOff-2].contIdx][idx])
 }

@@ -333,7 +333,7 @@ func TestLearnFromEvalSwing(t *testing.T) {
 		th.makeMove(m, 0)
 		n := node{ply: 1, staticEval: c.childEval}
 		th.learnFromEvalSwing(&n)
-		got := th.hist.butterfly[v.White][threatClass(parent.threats.All, m)][int(m.From())*64+int(m.To())]
+		got := *th.hist.butterflyAt(v.White, parent.threats.All, m)
 		if got != c.want {
 			t.Errorf("slope %d, evals %d then %d, %s: history %d, want %d", c.slope, c.parentEval, c.childEval, c.move, got, c.want)
 		}
