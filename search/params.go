@@ -72,8 +72,8 @@ type params struct {
 	// The quiet move's eval swing (learnFromEvalSwing): a node's first
 	// visit moves the butterfly history of the quiet move that led to it
 	// by -histEvalSwingSlope/8 times the sum of the two static evals,
-	// held to +-histEvalSwingMax. Slope 0 (the default) turns it off; 32
-	// is the setting under test (docs/search-tests.md).
+	// held to +-histEvalSwingMax. Slope 0 turns it off; 32 passed its
+	// SPRT (docs/search-tests.md).
 	histEvalSwingSlope int
 	histEvalSwingMax   int
 
@@ -194,7 +194,7 @@ var paramTable = []param{
 	tuned(func(p *params) *int { return &p.histBonusSlope }, 192, 60, 400, 17),
 	tuned(func(p *params) *int { return &p.histBonusBase }, 93, 0, 300, 15),
 	tuned(func(p *params) *int { return &p.histBonusMax }, 2092, 800, 4000, 160),
-	tuned(func(p *params) *int { return &p.histEvalSwingSlope }, 0, 0, 96, 5),
+	tuned(func(p *params) *int { return &p.histEvalSwingSlope }, 32, 0, 96, 5),
 	tuned(func(p *params) *int { return &p.histEvalSwingMax }, 1000, 200, 3000, 140),
 
 	// Time management by effort (off: its weight is 0).
