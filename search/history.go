@@ -179,3 +179,34 @@ func (t *thread) learnFromEvalSwing(n *node) {
 	bonus := max(-sp.histEvalSwingMax, min(sp.histEvalSwingMax, -sp.histEvalSwingSlope*sum/8))
 	gravity(t.hist.butterflyAt(t.pos.Side()^1, prev.threats.All, m), bonus)
 }
+
+// learnFromNode updates the histories once a node's moves are searched:
+// from its best move and the moves tried before it, or, when every move
+// failed low, for the move that led to it.
+func (t *thread) learnFromNode(n *node, bestMove v.Move, tried *triedMoves) {
+	if bestMove != v.NoMove {
+		t.updateHistories(n.ply, n.depth, bestMove, tried.quiets[:tried.nQuiets], tried.noisies[:tried.nNoisies])
+	} else if !n.root && n.excluded == v.NoMove {
+		t.rewardPriorMove(n.ply, n.depth)
+	}
+}
+
+// rewardPriorMove gives the quiet move that led to a node whose moves all
+// failed low (made by the side not to move) histPriorBonus percent of the
+// bonus at the node's depth, in the butterfly and both continuation
+// histories of the parent. Never after a null move, a capture or a
+// promotion.
+func (t *thread) rewardPriorMove(ply, depth int) {
+	if sp.histPriorBonus == 0 || ply < 1 {
+		return
+	}
+	prev := &t.stack[ply+stackOff-1]
+	m := prev.move
+	if m == v.NullMove || m == v.NoMove || m.Kind() == v.KindPromotion || t.pos.Captured() != v.NoPiece {
+		return
+	}
+	bonus := histBonus(depth) * sp.histPriorBonus / 100
+	gravity(t.hist.butterflyAt(t.pos.Side()^1, prev.threats.All, m), bonus)
+	gravity(&t.hist.cont[t.stack[ply+stackOff-2].contIdx][prev.contIdx], bonus)
+	gravity(&t.hist.cont[t.stack[ply+stackOff-3].contIdx][prev.contIdx], bonus)
+}

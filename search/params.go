@@ -77,6 +77,13 @@ type params struct {
 	histEvalSwingSlope int
 	histEvalSwingMax   int
 
+	// The prior move's bonus (rewardPriorMove): when every move of a
+	// non-root node fails low, the quiet move that led to it refuted
+	// something, and its histories for the side that made it gain
+	// histPriorBonus percent of the node's history bonus. 0 (the
+	// default) turns it off; 100 is the setting under test.
+	histPriorBonus int
+
 	// Time management by effort: between iterations the soft limit is
 	// scaled by 1 + tmEffortWeight/100 * (tmEffortPivot/100 - share),
 	// held to 0.6-1.6, where share is the best root move's part of all
@@ -196,6 +203,7 @@ var paramTable = []param{
 	tuned(func(p *params) *int { return &p.histBonusMax }, 2092, 800, 4000, 160),
 	tuned(func(p *params) *int { return &p.histEvalSwingSlope }, 32, 0, 96, 5),
 	tuned(func(p *params) *int { return &p.histEvalSwingMax }, 1000, 200, 3000, 140),
+	tuned(func(p *params) *int { return &p.histPriorBonus }, 0, 0, 300, 15),
 
 	// Time management by effort (off: its weight is 0).
 	fixed(func(p *params) *int { return &p.tmEffortPivot }, 70),

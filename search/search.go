@@ -193,9 +193,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 		}
 		return 0
 	}
-	if bestMove != v.NoMove {
-		t.updateHistories(ply, n.depth, bestMove, tried.quiets[:tried.nQuiets], tried.noisies[:tried.nNoisies])
-	}
+	t.learnFromNode(&n, bestMove, &tried)
 	if n.pvNode {
 		bestScore = min(max(bestScore, n.tbMin), n.tbMax)
 	}

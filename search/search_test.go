@@ -340,3 +340,46 @@ func TestLearnFromEvalSwing(t *testing.T) {
 		e.Close()
 	}
 }
+
+// TestRewardPriorMove: when every move of a node fails low, the quiet
+// move that led to it gains histPriorBonus percent of the node's history
+// bonus in its mover's butterfly history and the parent's continuation
+// history; never after a capture, and not at all at 0.
+func TestRewardPriorMove(t *testing.T) {
+	defer func(b int) { sp.histPriorBonus = b }(sp.histPriorBonus)
+	const depth = 5
+	for _, c := range []struct {
+		pct  int
+		move string
+		want int // the histories after one update from 0
+	}{
+		{100, "g1f3", histBonus(depth)},
+		{50, "g1f3", histBonus(depth) / 2},
+		{0, "g1f3", 0},   // off
+		{100, "e4d5", 0}, // a capture
+	} {
+		sp.histPriorBonus = c.pct
+		e := NewEngine(Options{HashMB: 1, Threads: 1, MultiPV: 1})
+		th := e.threads[0]
+		th.pos = v.MustParseFEN("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
+		th.ev.Reset(th.pos)
+		m, err := th.pos.ParseMove(c.move)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parent := &th.stack[stackOff]
+		parent.threats = th.pos.ThreatsByValue(v.Black)
+		// The two plies before the root are sentinels with the same
+		// index; part them so that each continuation history is seen.
+		th.stack[stackOff-2].contIdx = th.stack[stackOff-1].contIdx + 1
+		th.makeMove(m, 0)
+		th.rewardPriorMove(1, depth)
+		bf := *th.hist.butterflyAt(v.White, parent.threats.All, m)
+		cont1 := th.hist.cont[th.stack[stackOff-1].contIdx][parent.contIdx]
+		cont2 := th.hist.cont[th.stack[stackOff-2].contIdx][parent.contIdx]
+		if int(bf) != c.want || int(cont1) != c.want || int(cont2) != c.want {
+			t.Errorf("%d%%, %s: butterfly %d, continuation histories %d and %d, want %d", c.pct, c.move, bf, cont1, cont2, c.want)
+		}
+		e.Close()
+	}
+}
