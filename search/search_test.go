@@ -343,8 +343,8 @@ func TestLearnFromEvalSwing(t *testing.T) {
 
 // TestRewardPriorMove: when every move of a node fails low, the quiet
 // move that led to it gains histPriorBonus percent of the node's history
-// bonus in its mover's butterfly history and the parent's continuation
-// history; never after a capture, and not at all at 0.
+// bonus in its mover's butterfly history and both of the parent's
+// continuation histories; never after a capture, and not at all at 0.
 func TestRewardPriorMove(t *testing.T) {
 	defer func(b int) { sp.histPriorBonus = b }(sp.histPriorBonus)
 	const depth = 5
