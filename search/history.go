@@ -167,17 +167,24 @@ func (t *thread) learnFromEvalSwing(n *node) {
 	if sp.histEvalSwingSlope == 0 || n.ply < 1 {
 		return
 	}
-	prev := &t.stack[n.ply+stackOff-1]
-	m := prev.move
-	// Quiet, as isNoisy says before the move: no capture (en passant
-	// included) and no promotion.
-	quiet := m != v.NullMove && m.Kind() != v.KindPromotion && t.pos.Captured() == v.NoPiece
+	prev, quiet := t.quietPriorMove(n.ply)
 	if !quiet || prev.staticEval == -Infinity || n.staticEval == -Infinity {
 		return
 	}
 	sum := prev.staticEval + n.staticEval
 	bonus := max(-sp.histEvalSwingMax, min(sp.histEvalSwingMax, -sp.histEvalSwingSlope*sum/8))
-	gravity(t.hist.butterflyAt(t.pos.Side()^1, prev.threats.All, m), bonus)
+	gravity(t.hist.butterflyAt(t.pos.Side()^1, prev.threats.All, prev.move), bonus)
+}
+
+// quietPriorMove returns the stack entry of the parent of the node at ply
+// (ply >= 1), whose move led to the node, and whether that move was
+// quiet, as isNoisy says before the move: not a null move, no capture
+// (en passant included) and no promotion. The node's position tells the
+// capture, since the parent's is gone.
+func (t *thread) quietPriorMove(ply int) (prev *stackEntry, quiet bool) {
+	prev = &t.stack[ply+stackOff-1]
+	m := prev.move
+	return prev, m != v.NullMove && m != v.NoMove && m.Kind() != v.KindPromotion && t.pos.Captured() == v.NoPiece
 }
 
 // learnFromNode updates the histories once a node's moves are searched:
@@ -200,13 +207,12 @@ func (t *thread) rewardPriorMove(ply, depth int) {
 	if sp.histPriorBonus == 0 || ply < 1 {
 		return
 	}
-	prev := &t.stack[ply+stackOff-1]
-	m := prev.move
-	if m == v.NullMove || m == v.NoMove || m.Kind() == v.KindPromotion || t.pos.Captured() != v.NoPiece {
+	prev, quiet := t.quietPriorMove(ply)
+	if !quiet {
 		return
 	}
 	bonus := histBonus(depth) * sp.histPriorBonus / 100
-	gravity(t.hist.butterflyAt(t.pos.Side()^1, prev.threats.All, m), bonus)
+	gravity(t.hist.butterflyAt(t.pos.Side()^1, prev.threats.All, prev.move), bonus)
 	gravity(&t.hist.cont[t.stack[ply+stackOff-2].contIdx][prev.contIdx], bonus)
 	gravity(&t.hist.cont[t.stack[ply+stackOff-3].contIdx][prev.contIdx], bonus)
 }

@@ -298,6 +298,24 @@ func TestThreadsRace(t *testing.T) {
 	})
 }
 
+// newHistoryTestRoot makes an engine whose first thread stands at the
+// root of 1.e4 d5 (White to move), with the root's threats set, and
+// parses move there; the caller makes the move and closes the engine.
+func newHistoryTestRoot(t *testing.T, move string) (*Engine, *thread, v.Move, *stackEntry) {
+	t.Helper()
+	e := NewEngine(Options{HashMB: 1, Threads: 1, MultiPV: 1})
+	th := e.threads[0]
+	th.pos = v.MustParseFEN("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
+	th.ev.Reset(th.pos)
+	m, err := th.pos.ParseMove(move)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parent := &th.stack[stackOff]
+	parent.threats = th.pos.ThreatsByValue(v.Black)
+	return e, th, m, parent
+}
+
 // TestLearnFromEvalSwing: a node's first visit moves the butterfly
 // history of the quiet move that led to it by -slope/8 times the sum of
 // the two static evals (each from its own side), held to the cap: up
@@ -319,16 +337,7 @@ func TestLearnFromEvalSwing(t *testing.T) {
 		{32, -Infinity, 0, "g1f3", 0}, // the parent was in check
 	} {
 		sp.histEvalSwingSlope = c.slope
-		e := NewEngine(Options{HashMB: 1, Threads: 1, MultiPV: 1})
-		th := e.threads[0]
-		th.pos = v.MustParseFEN("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
-		th.ev.Reset(th.pos)
-		m, err := th.pos.ParseMove(c.move)
-		if err != nil {
-			t.Fatal(err)
-		}
-		parent := &th.stack[stackOff]
-		parent.threats = th.pos.ThreatsByValue(v.Black)
+		e, th, m, parent := newHistoryTestRoot(t, c.move)
 		parent.staticEval = c.parentEval
 		th.makeMove(m, 0)
 		n := node{ply: 1, staticEval: c.childEval}
@@ -359,16 +368,7 @@ func TestRewardPriorMove(t *testing.T) {
 		{100, "e4d5", 0}, // a capture
 	} {
 		sp.histPriorBonus = c.pct
-		e := NewEngine(Options{HashMB: 1, Threads: 1, MultiPV: 1})
-		th := e.threads[0]
-		th.pos = v.MustParseFEN("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
-		th.ev.Reset(th.pos)
-		m, err := th.pos.ParseMove(c.move)
-		if err != nil {
-			t.Fatal(err)
-		}
-		parent := &th.stack[stackOff]
-		parent.threats = th.pos.ThreatsByValue(v.Black)
+		e, th, m, parent := newHistoryTestRoot(t, c.move)
 		// The two plies before the root are sentinels with the same
 		// index; part them so that each continuation history is seen.
 		th.stack[stackOff-2].contIdx = th.stack[stackOff-1].contIdx + 1
