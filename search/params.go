@@ -7,7 +7,9 @@ import "reflect"
 // default and, for SPSA, its range. Scores are in centipawns, depths in
 // plies. The defaults of every tuned row are the full SPSA tune's of
 // 2026-12-02 (20,000 games at 10,000 nodes, adopted after an SPRT at
-// 5+0.05; docs/search-tests.md); the fixed rows are hand-set.
+// 5+0.05; docs/search-tests.md), but for the rows added after it (the eval
+// swing's and the prior move's), whose defaults are the settings that
+// passed their SPRTs; the fixed rows are hand-set.
 type params struct {
 	// Transposition table.
 	ttCutRule50  int // no TT cutoff from this half-move clock on: the stored score may not survive the fifty-move rule
@@ -80,8 +82,8 @@ type params struct {
 	// The prior move's bonus (rewardPriorMove): when every move of a
 	// non-root node fails low, the quiet move that led to it refuted
 	// something, and its histories for the side that made it gain
-	// histPriorBonus percent of the node's history bonus. 0 (the
-	// default) turns it off; 100 is the setting under test.
+	// histPriorBonus percent of the node's history bonus. 0 turns it
+	// off; 100 passed its SPRT (docs/search-tests.md).
 	histPriorBonus int
 
 	// Time management by effort: between iterations the soft limit is
@@ -203,7 +205,7 @@ var paramTable = []param{
 	tuned(func(p *params) *int { return &p.histBonusMax }, 2092, 800, 4000, 160),
 	tuned(func(p *params) *int { return &p.histEvalSwingSlope }, 32, 0, 96, 5),
 	tuned(func(p *params) *int { return &p.histEvalSwingMax }, 1000, 200, 3000, 140),
-	tuned(func(p *params) *int { return &p.histPriorBonus }, 0, 0, 300, 15),
+	tuned(func(p *params) *int { return &p.histPriorBonus }, 100, 0, 300, 15),
 
 	// Time management by effort (off: its weight is 0).
 	fixed(func(p *params) *int { return &p.tmEffortPivot }, 70),
