@@ -61,6 +61,11 @@ type params struct {
 	seDoubleMargin  int // double extension when the move is singular by this much more
 	seMaxDoubleExts int // at most this many double extensions on one path (explosion guard)
 
+	// Once a move raises alpha at a non-root node of depth 3 to
+	// alphaRaiseMaxDepth-1, the moves after it are searched a ply
+	// shallower (the node's depth falls by one, once per raise).
+	alphaRaiseMaxDepth int
+
 	// Late-move reductions.
 	lmrBase    float64 // reduction = lmrBase + ln(depth)·ln(move number)/lmrDiv
 	lmrDiv     float64
@@ -193,6 +198,7 @@ var paramTable = []param{
 	tuned(func(p *params) *int { return &p.seBetaPerDepth }, 2, 1, 6, 0.5),
 	tuned(func(p *params) *int { return &p.seDoubleMargin }, 21, 0, 60, 3),
 	tuned(func(p *params) *int { return &p.seMaxDoubleExts }, 6, 0, 16, 0.8),
+	tuned(func(p *params) *int { return &p.alphaRaiseMaxDepth }, 12, 3, 30, 1.4),
 
 	// Late-move reductions (the floats are offered as value*100).
 	tunedF(func(p *params) *float64 { return &p.lmrBase }, 0.88, 100, 0, 200, 10),

@@ -50,6 +50,18 @@ type node struct {
 	improving  bool // staticEval above that of two plies before (four if that ply was in check)
 }
 
+// raiseAlpha records the score s of a move that beat alpha without
+// reaching beta. A move that raised alpha makes the later ones less likely
+// to matter, so at a non-root node of depth 3 to alphaRaiseMaxDepth-1 they
+// are searched a ply shallower (the depth falls once per raise), unless s
+// is decisive. The lowered depth is also the depth the node is stored at.
+func (n *node) raiseAlpha(s int) {
+	n.alpha = s
+	if !n.root && n.depth > 2 && n.depth < sp.alphaRaiseMaxDepth && !isDecisive(s) {
+		n.depth--
+	}
+}
+
 // search returns the score of the position at ply, searched to depth in
 // the window (alpha, beta): TT and tablebase probes, pruning before the
 // moves, then the move loop with per-move pruning, extensions and
@@ -176,7 +188,7 @@ func (t *thread) search(alpha, beta, depth, ply int, cutNode bool) int {
 				if s >= beta {
 					break
 				}
-				n.alpha = s
+				n.raiseAlpha(s)
 			}
 		}
 		if m != bestMove {

@@ -383,3 +383,29 @@ func TestRewardPriorMove(t *testing.T) {
 		e.Close()
 	}
 }
+
+func TestRaiseAlpha(t *testing.T) {
+	defer func(d int) { sp.alphaRaiseMaxDepth = d }(sp.alphaRaiseMaxDepth)
+	for _, c := range []struct {
+		maxDepth, depth, s int
+		root               bool
+		want               int
+	}{
+		{12, 5, 40, false, 4},                // a ply shallower
+		{12, 3, -200, false, 2},              // the lowest depth it applies at
+		{12, 2, 40, false, 2},                // too shallow
+		{12, 11, 40, false, 10},              // the deepest it applies at
+		{12, 12, 40, false, 12},              // too deep
+		{12, 5, 40, true, 5},                 // never at the root
+		{12, 5, MateScore - 9, false, 5},     // a mate score
+		{12, 5, -(MateScore - 12), false, 5}, // being mated
+		{3, 5, 40, false, 5},                 // off
+	} {
+		sp.alphaRaiseMaxDepth = c.maxDepth
+		n := node{alpha: 10, beta: 500, depth: c.depth, root: c.root}
+		n.raiseAlpha(c.s)
+		if n.alpha != c.s || n.depth != c.want {
+			t.Errorf("%+v: alpha %d depth %d, want alpha %d depth %d", c, n.alpha, n.depth, c.s, c.want)
+		}
+	}
+}
