@@ -54,7 +54,8 @@ type node struct {
 // reaching beta. A move that raised alpha makes the later ones less likely
 // to matter, so at a non-root node of depth 3 to alphaRaiseMaxDepth-1 they
 // are searched a ply shallower (the depth falls once per raise), unless s
-// is decisive. The lowered depth is also the depth the node is stored at.
+// is decisive. The lowered depth is also the one the node's TT entry and
+// its history and correction updates use.
 func (n *node) raiseAlpha(s int) {
 	n.alpha = s
 	if !n.root && n.depth > 2 && n.depth < sp.alphaRaiseMaxDepth && !isDecisive(s) {

@@ -384,6 +384,9 @@ func TestRewardPriorMove(t *testing.T) {
 	}
 }
 
+// TestRaiseAlpha: a move that raised alpha (from 10 here) lowers the
+// depth of a non-root node of depth 3 to alphaRaiseMaxDepth-1 by a ply,
+// unless its score is decisive; alphaRaiseMaxDepth 3 turns it off.
 func TestRaiseAlpha(t *testing.T) {
 	defer func(d int) { sp.alphaRaiseMaxDepth = d }(sp.alphaRaiseMaxDepth)
 	for _, c := range []struct {
@@ -392,7 +395,7 @@ func TestRaiseAlpha(t *testing.T) {
 		want               int
 	}{
 		{12, 5, 40, false, 4},                // a ply shallower
-		{12, 3, -200, false, 2},              // the lowest depth it applies at
+		{12, 3, 11, false, 2},                // the lowest depth it applies at
 		{12, 2, 40, false, 2},                // too shallow
 		{12, 11, 40, false, 10},              // the deepest it applies at
 		{12, 12, 40, false, 12},              // too deep
