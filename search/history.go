@@ -103,11 +103,7 @@ func corrMove(e *int32, diff int, w int32) {
 
 func (t *thread) updateCaptureHist(m v.Move, bonus int) {
 	pos := t.pos
-	cap := v.Pawn
-	if m.Kind() != v.KindEnPassant {
-		cap = pos.PieceOn(m.To()).Type()
-	}
-	gravity(&t.hist.capture[pos.PieceOn(m.From())][m.To()][cap], bonus)
+	gravity(&t.hist.capture[pos.PieceOn(m.From())][m.To()][capturedType(pos, m)], bonus)
 }
 
 func (t *thread) updateQuietStats(ply int, best v.Move, bonus int, quiets []v.Move, depth int) {

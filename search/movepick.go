@@ -82,6 +82,16 @@ func (pk *picker) init(t *thread, ply int, ttMove v.Move, qsearch bool) {
 	}
 }
 
+// capturedType is the type of the piece that noisy move m takes: a pawn
+// for en passant, otherwise what stands on the target square (the empty
+// square's type for a promotion that takes nothing).
+func capturedType(p *v.Position, m v.Move) v.PieceType {
+	if m.Kind() == v.KindEnPassant {
+		return v.Pawn
+	}
+	return p.PieceOn(m.To()).Type()
+}
+
 func isNoisy(p *v.Position, m v.Move) bool {
 	k := m.Kind()
 	return k == v.KindEnPassant || k == v.KindPromotion ||
@@ -93,10 +103,7 @@ func (pk *picker) scoreNoisy() {
 	h := &pk.t.hist
 	for i := 0; i < pk.n; i++ {
 		m := pk.list[i].m
-		cap := v.Pawn
-		if m.Kind() != v.KindEnPassant {
-			cap = p.PieceOn(m.To()).Type()
-		}
+		cap := capturedType(p, m)
 		s := mvvValue[cap]*16 + int(h.capture[p.PieceOn(m.From())][m.To()][cap])/16
 		if m.Kind() == v.KindPromotion {
 			if m.Promotion() == v.Queen {
@@ -280,11 +287,7 @@ func (pk *picker) scoreEvasions() {
 	for i := 0; i < pk.n; i++ {
 		m := pk.list[i].m
 		if isNoisy(p, m) {
-			cap := v.Pawn
-			if m.Kind() != v.KindEnPassant {
-				cap = p.PieceOn(m.To()).Type()
-			}
-			pk.list[i].score = 1<<20 + mvvValue[cap]*16 - int(p.PieceOn(m.From()).Type())
+			pk.list[i].score = 1<<20 + mvvValue[capturedType(p, m)]*16 - int(p.PieceOn(m.From()).Type())
 		} else {
 			pk.list[i].score = int(*pk.t.hist.butterflyAt(us, threats, m))
 		}
