@@ -89,9 +89,10 @@ func TestMatePuzzles(t *testing.T) {
 		// cut the node after 1.Ra6 (see TestLoneMinorZugzwangNotPruned).
 		// Depth 12 keeps that guard while leaving room for reductions: 1.Ra6
 		// is the last root move and its history falls each iteration, so
-		// LMR gives it depth 1 (b7# beyond the horizon) until root depth 5
-		// to 10, by how reductions and ordering are set (docs/search-tests.md,
-		// "six candidates").
+		// LMR can give it depth 1 (b7# beyond the horizon), and a shallower
+		// re-search after an aspiration fail high can skip it, until root
+		// depth 5 to 10, by how reductions and ordering are set
+		// (docs/search-tests.md, "six candidates").
 		{"ra6-sacrifice-mate2", "kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", 2, 12},
 		{"knights-mate2", "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", 2, 6},
 		{"back-rank-mate1", "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 1, 4},
