@@ -153,7 +153,7 @@ var paramTable = []param{
 	// Transposition table and aspiration windows.
 	tuned(func(p *params) *int { return &p.ttCutRule50 }, 89, 50, 100, 2.5),
 	fixed(func(p *params) *int { return &p.ttEvalDepth }, -6),
-	tuned(func(p *params) *int { return &p.aspiration }, 15, 5, 60, 2.75),
+	tuned(func(p *params) *int { return &p.aspiration }, 16, 5, 60, 2.75),
 	tuned(func(p *params) *int { return &p.aspirationAt }, 4, 1, 8, 0.5),
 
 	// Mate-found stop of iterative deepening (not tuned: no game result depends on it).
@@ -162,35 +162,35 @@ var paramTable = []param{
 
 	// Reverse futility pruning.
 	tuned(func(p *params) *int { return &p.rfpMaxDepth }, 8, 3, 14, 0.55),
-	tuned(func(p *params) *int { return &p.rfpMargin }, 66, 30, 160, 6.5),
+	tuned(func(p *params) *int { return &p.rfpMargin }, 63, 30, 160, 6.5),
 
 	// Null-move pruning and ProbCut.
 	tuned(func(p *params) *int { return &p.nmpMinDepth }, 3, 1, 6, 0.5),
 	tuned(func(p *params) *int { return &p.nmpEvalSlope }, 20, 0, 60, 3),
-	tuned(func(p *params) *int { return &p.nmpEvalBase }, 133, 0, 400, 20),
+	tuned(func(p *params) *int { return &p.nmpEvalBase }, 130, 0, 400, 20),
 	tuned(func(p *params) *int { return &p.nmpBaseR }, 3, 1, 6, 0.5),
 	tuned(func(p *params) *int { return &p.nmpDepthDiv }, 3, 2, 8, 0.5),
-	tuned(func(p *params) *int { return &p.nmpEvalDiv }, 219, 50, 500, 22.5),
+	tuned(func(p *params) *int { return &p.nmpEvalDiv }, 224, 50, 500, 22.5),
 	tuned(func(p *params) *int { return &p.nmpEvalMaxR }, 3, 0, 6, 0.5),
-	tuned(func(p *params) *int { return &p.probCutMargin }, 198, 80, 400, 16),
-	tuned(func(p *params) *int { return &p.probCutImprove }, 46, 0, 150, 7.5),
+	tuned(func(p *params) *int { return &p.probCutMargin }, 193, 80, 400, 16),
+	tuned(func(p *params) *int { return &p.probCutImprove }, 44, 0, 150, 7.5),
 	tuned(func(p *params) *int { return &p.probCutDepth }, 5, 3, 10, 0.5),
 	tuned(func(p *params) *int { return &p.probCutReduce }, 4, 2, 6, 0.5),
 	tuned(func(p *params) *int { return &p.probCutTTSlack }, 3, 1, 6, 0.5),
 
 	// Internal iterative reduction.
-	tuned(func(p *params) *int { return &p.iirMinDepth }, 4, 2, 10, 0.5),
+	tuned(func(p *params) *int { return &p.iirMinDepth }, 3, 2, 10, 0.5),
 
 	// Move-loop pruning of late moves.
-	tuned(func(p *params) *int { return &p.lmpBase }, 4, 0, 10, 0.5),
+	tuned(func(p *params) *int { return &p.lmpBase }, 5, 0, 10, 0.5),
 	tuned(func(p *params) *int { return &p.futMaxDepth }, 8, 3, 14, 0.55),
-	tuned(func(p *params) *int { return &p.futBase }, 61, 0, 300, 15),
-	tuned(func(p *params) *int { return &p.futPerDepth }, 104, 40, 250, 10.5),
+	tuned(func(p *params) *int { return &p.futBase }, 47, 0, 300, 15),
+	tuned(func(p *params) *int { return &p.futPerDepth }, 99, 40, 250, 10.5),
 	tuned(func(p *params) *int { return &p.histPruneDepth }, 4, 1, 8, 0.5),
-	tuned(func(p *params) *int { return &p.histPruneMargin }, 3869, 500, 8000, 375),
+	tuned(func(p *params) *int { return &p.histPruneMargin }, 3911, 500, 8000, 375),
 	tuned(func(p *params) *int { return &p.seeQuietMargin }, 19, 5, 80, 3.75),
 	tuned(func(p *params) *int { return &p.seeNoisyDepth }, 8, 3, 14, 0.55),
-	tuned(func(p *params) *int { return &p.seeNoisyMargin }, 80, 20, 200, 9),
+	tuned(func(p *params) *int { return &p.seeNoisyMargin }, 74, 20, 200, 9),
 
 	// Extensions.
 	tuned(func(p *params) *int { return &p.seMinDepth }, 7, 4, 12, 0.5),
@@ -198,20 +198,20 @@ var paramTable = []param{
 	tuned(func(p *params) *int { return &p.seBetaPerDepth }, 2, 1, 6, 0.5),
 	tuned(func(p *params) *int { return &p.seDoubleMargin }, 21, 0, 60, 3),
 	tuned(func(p *params) *int { return &p.seMaxDoubleExts }, 6, 0, 16, 0.8),
-	tuned(func(p *params) *int { return &p.alphaRaiseMaxDepth }, 12, 3, 30, 1.4),
+	tuned(func(p *params) *int { return &p.alphaRaiseMaxDepth }, 11, 3, 30, 1.4),
 
 	// Late-move reductions (the floats are offered as value*100).
-	tunedF(func(p *params) *float64 { return &p.lmrBase }, 0.88, 100, 0, 200, 10),
-	tunedF(func(p *params) *float64 { return &p.lmrDiv }, 2.09, 100, 120, 400, 14),
-	tuned(func(p *params) *int { return &p.lmrHistDiv }, 8201, 2000, 20000, 900),
+	tunedF(func(p *params) *float64 { return &p.lmrBase }, 0.84, 100, 0, 200, 10),
+	tunedF(func(p *params) *float64 { return &p.lmrDiv }, 2.13, 100, 120, 400, 14),
+	tuned(func(p *params) *int { return &p.lmrHistDiv }, 8624, 2000, 20000, 900),
 
 	// History updates.
-	tuned(func(p *params) *int { return &p.histBonusSlope }, 192, 60, 400, 17),
-	tuned(func(p *params) *int { return &p.histBonusBase }, 93, 0, 300, 15),
-	tuned(func(p *params) *int { return &p.histBonusMax }, 2092, 800, 4000, 160),
-	tuned(func(p *params) *int { return &p.histEvalSwingSlope }, 32, 0, 96, 5),
-	tuned(func(p *params) *int { return &p.histEvalSwingMax }, 1000, 200, 3000, 140),
-	tuned(func(p *params) *int { return &p.histPriorBonus }, 100, 0, 300, 15),
+	tuned(func(p *params) *int { return &p.histBonusSlope }, 196, 60, 400, 17),
+	tuned(func(p *params) *int { return &p.histBonusBase }, 100, 0, 300, 15),
+	tuned(func(p *params) *int { return &p.histBonusMax }, 2169, 800, 4000, 160),
+	tuned(func(p *params) *int { return &p.histEvalSwingSlope }, 36, 0, 96, 5),
+	tuned(func(p *params) *int { return &p.histEvalSwingMax }, 977, 200, 3000, 140),
+	tuned(func(p *params) *int { return &p.histPriorBonus }, 103, 0, 300, 15),
 
 	// Time management by effort (off: its weight is 0).
 	fixed(func(p *params) *int { return &p.tmEffortPivot }, 70),
@@ -224,8 +224,8 @@ var paramTable = []param{
 	fixed(func(p *params) *int { return &p.tmLowIncSlope }, 0),
 
 	// Quiescence search.
-	tuned(func(p *params) *int { return &p.qsDeltaMargin }, 183, 50, 400, 17.5),
-	tuned(func(p *params) *int { return &p.qsSEEMargin }, 12, -50, 100, 7.5),
+	tuned(func(p *params) *int { return &p.qsDeltaMargin }, 182, 50, 400, 17.5),
+	tuned(func(p *params) *int { return &p.qsSEEMargin }, 9, -50, 100, 7.5),
 	tuned(func(p *params) *int { return &p.qsEvasions }, 3, 1, 8, 0.5),
 }
 
