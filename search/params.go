@@ -5,11 +5,9 @@ import "reflect"
 // params holds every margin, threshold and reduction constant of the
 // search, each with the reason it exists; paramTable below gives each its
 // default and, for SPSA, its range. Scores are in centipawns, depths in
-// plies. The defaults of every tuned row are the full SPSA tune's of
-// 2026-12-02 (20,000 games at 10,000 nodes, adopted after an SPRT at
-// 5+0.05; docs/search-tests.md), but for the rows added after it (the eval
-// swing's and the prior move's), whose defaults are the settings that
-// passed their SPRTs; the fixed rows are hand-set.
+// plies. The defaults of every tuned row are the second full SPSA tune's
+// of 2026-12-06 (20,000 games at 10,000 nodes, adopted on 2026-12-07 after
+// an SPRT at 5+0.05; docs/search-tests.md); the fixed rows are hand-set.
 type params struct {
 	// Transposition table.
 	ttCutRule50  int // no TT cutoff from this half-move clock on: the stored score may not survive the fifty-move rule
